@@ -1,0 +1,50 @@
+# petsc-jagged -- see README.md.
+#   make                 build PETSc (real and complex, cached) and the plugin against each
+#   make test            ... then run the CPU test suite (ctest label cpu) for both
+#   make install PREFIX=/opt/petsc-jagged [SCALAR=real|complex]
+#   make petsc           only the two PETSc installs;  make petsc-dir [SCALAR=complex] prints one
+#   make device-bundle   pack what the GPU machine needs into .device-bundle/ (see README)
+SCALAR  ?= real
+SCALARS := real complex
+BUILD   ?= build
+PREFIX  ?= /usr/local
+JOBS    ?= $(shell nproc)
+
+petsc_prefix = $(shell scripts/build-petsc --scalar $(1) --print-prefix)
+other_scalar = $(if $(filter real,$(1)),complex,real)
+
+.PHONY: all petsc petsc-dir test install device-bundle clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
+
+all: petsc $(SCALARS:%=plugin-%)
+
+petsc: $(SCALARS:%=petsc-%)
+
+$(SCALARS:%=petsc-%): petsc-%:
+	scripts/build-petsc --scalar $*
+
+petsc-dir:
+	@scripts/build-petsc --scalar $(SCALAR) --print-prefix
+
+# The other scalar type's PETSc, when built, is handed over for the "refuses a foreign PETSc" test.
+$(SCALARS:%=plugin-%): plugin-%: petsc-%
+	@foreign=$(call petsc_prefix,$(call other_scalar,$*)); \
+	 [ -f $$foreign/.petsc-jagged-complete ] || foreign=; \
+	 cmake -S . -B $(BUILD)/$* -DCMAKE_BUILD_TYPE=Release \
+	   -DPETSC_DIR=$(call petsc_prefix,$*) -DPETSC_DIR_FOREIGN=$$foreign
+	cmake --build $(BUILD)/$* -j $(JOBS)
+
+test: all
+	@failed=; for s in $(SCALARS); do \
+	  echo "== petsc-jagged CPU test suite, $$s scalars"; \
+	  (cd $(BUILD)/$$s && ctest -L cpu --output-on-failure) || failed="$$failed $$s"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "CPU tests failed for:$$failed"; exit 1; fi
+
+install: plugin-$(SCALAR)
+	cmake --install $(BUILD)/$(SCALAR) --prefix $(PREFIX)
+
+device-bundle: all
+	scripts/device-bundle $(BUILD)
+
+clean:
+	rm -rf $(BUILD) .device-bundle

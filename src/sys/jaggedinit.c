@@ -1,0 +1,161 @@
+#include <petscjagged.h>
+
+static PetscBool PetscJaggedPackageInitialized = PETSC_FALSE;
+
+#if defined(PETSC_USE_COMPLEX)
+  #define PETSC_JAGGED_SCALAR_NAME "complex"
+#else
+  #define PETSC_JAGGED_SCALAR_NAME "real"
+#endif
+#if defined(PETSC_USE_REAL_SINGLE)
+  #define PETSC_JAGGED_PRECISION_NAME "single"
+#elif defined(PETSC_USE_REAL___FLOAT128)
+  #define PETSC_JAGGED_PRECISION_NAME "__float128"
+#elif defined(PETSC_USE_REAL___FP16)
+  #define PETSC_JAGGED_PRECISION_NAME "__fp16"
+#else
+  #define PETSC_JAGGED_PRECISION_NAME "double"
+#endif
+#if defined(PETSC_USE_64BIT_INDICES)
+  #define PETSC_JAGGED_INDEX_BITS 64
+#else
+  #define PETSC_JAGGED_INDEX_BITS 32
+#endif
+
+/* Value of the last "--opt=value" in PETSc's configure options; dflt when the option is absent */
+static PetscErrorCode PetscJaggedConfigureValue(const char conf[], const char opt[], const char dflt[], char value[], size_t len)
+{
+  const char *p = conf, *last = NULL, *hit;
+  size_t      optlen, n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(opt, &optlen));
+  while (p && (hit = strstr(p, opt))) {
+    last = hit + optlen;
+    p    = last;
+  }
+  PetscCall(PetscStrncpy(value, dflt, len));
+  if (!last) PetscFunctionReturn(PETSC_SUCCESS);
+  if (*last == '=') {
+    last++;
+    while (last[n] && last[n] != ' ' && last[n] != '\'' && last[n] != '"' && n + 1 < len) n++;
+    PetscCall(PetscStrncpy(value, last, n + 1));
+  } else if (*last == ' ' || *last == '\0' || *last == '\'' || *last == '"') {
+    PetscCall(PetscStrncpy(value, "1", len)); /* a bare --with-foo means yes */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The plugin is compiled against one PETSc; loaded into another (e.g. the complex build, whose
+  shared library has the same soname) every PetscScalar it passes would be misread. Stop instead.
+*/
+static PetscErrorCode PetscJaggedCheckRuntimePETSc(void)
+{
+  PetscInt    major, minor, subminor, release;
+  const char *conf;
+  char        scalar[32], precision[32], bits64[32];
+  PetscBool   complex_, is64, same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetVersionNumber(&major, &minor, &subminor, &release));
+  PetscCheck(major == PETSC_VERSION_MAJOR && minor == PETSC_VERSION_MINOR, PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND,
+             "petsc-jagged was built against PETSc %d.%d but is loaded into PETSc %" PetscInt_FMT ".%" PetscInt_FMT "; rebuild it against this PETSc", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, major, minor);
+  PetscCall(PetscGetConfiguration(&conf));
+  PetscCall(PetscJaggedConfigureValue(conf, "--with-scalar-type", "real", scalar, sizeof(scalar)));
+  PetscCall(PetscJaggedConfigureValue(conf, "--with-precision", "double", precision, sizeof(precision)));
+  PetscCall(PetscJaggedConfigureValue(conf, "--with-64-bit-indices", "0", bits64, sizeof(bits64)));
+  PetscCall(PetscStrcmp(scalar, "complex", &complex_));
+  PetscCheck(complex_ == PetscDefined(USE_COMPLEX), PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND,
+             "petsc-jagged was built for PETSc with %s scalars but is loaded into PETSc with %s scalars; load the build made for that PETSc (make petsc-dir SCALAR=%s)", PETSC_JAGGED_SCALAR_NAME, complex_ ? "complex" : "real", complex_ ? "complex" : "real");
+  PetscCall(PetscStrcmp(precision, PETSC_JAGGED_PRECISION_NAME, &same));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND, "petsc-jagged was built for PETSc with %s precision but is loaded into PETSc with %s precision; rebuild it against this PETSc", PETSC_JAGGED_PRECISION_NAME, precision);
+  is64 = (PetscBool)(bits64[0] == '1' || bits64[0] == 'y' || bits64[0] == 't');
+  PetscCheck(is64 == PetscDefined(USE_64BIT_INDICES), PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND, "petsc-jagged was built for %d-bit PetscInt but is loaded into PETSc with %d-bit PetscInt; rebuild it against this PETSc",
+             PETSC_JAGGED_INDEX_BITS, is64 ? 64 : 32);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscJaggedGetVersion - Gets the petsc-jagged version and the PETSc configuration it was built for
+
+  Not Collective
+
+  Input Parameter:
+. len - length of `version`
+
+  Output Parameter:
+. version - a string such as "petsc-jagged 0.1.0 (PETSc 3.26.1, real double scalars, 32-bit indices)"
+
+  Level: intermediate
+
+.seealso: `PetscJaggedInitializePackage()`, `PetscGetVersion()`
+@*/
+PetscErrorCode PetscJaggedGetVersion(char version[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscAssertPointer(version, 1);
+  PetscCall(PetscSNPrintf(version, len, "petsc-jagged %s (PETSc %d.%d.%d, %s %s scalars, %d-bit indices)", PETSC_JAGGED_VERSION_STRING, PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, PETSC_JAGGED_SCALAR_NAME, PETSC_JAGGED_PRECISION_NAME,
+                          PETSC_JAGGED_INDEX_BITS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscJaggedFinalizePackage - Called by `PetscFinalize()`; forgets that the package was initialized
+
+  Level: developer
+
+.seealso: `PetscJaggedInitializePackage()`
+@*/
+PetscErrorCode PetscJaggedFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscJaggedPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscJaggedInitializePackage - Checks that the running PETSc matches the one petsc-jagged was
+  built for and registers the petsc-jagged types with PETSc
+
+  Not Collective
+
+  Level: beginner
+
+  Notes:
+  Called automatically when the library is loaded with `-dll_append`; a program that links
+  libpetscjagged calls it once after `PetscInitialize()`. Further calls do nothing.
+
+  Fails with `PETSC_ERR_LIB_NOT_FOUND` when the running PETSc has another version, scalar type,
+  precision or `PetscInt` size than the one the library was compiled against.
+
+.seealso: `PetscJaggedFinalizePackage()`, `PetscDLLibraryRegister_petscjagged()`, `PetscJaggedGetVersion()`
+@*/
+PetscErrorCode PetscJaggedInitializePackage(void)
+{
+  char version[256];
+
+  PetscFunctionBegin;
+  if (PetscJaggedPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscJaggedCheckRuntimePETSc());
+  PetscJaggedPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(PetscJaggedFinalizePackage));
+  PetscCall(PetscJaggedGetVersion(version, sizeof(version)));
+  PetscCall(PetscInfo(NULL, "Registered %s\n", version));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscDLLibraryRegister_petscjagged - Entry point PETSc calls when it opens libpetscjagged
+  through `-dll_append`, `-dll_prepend` or `PetscDLLibraryAppend()`
+
+  Level: developer
+
+.seealso: `PetscJaggedInitializePackage()`, `PetscDLLibraryAppend()`
+@*/
+PetscErrorCode PetscDLLibraryRegister_petscjagged(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscJaggedInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
