@@ -1,3 +1,4 @@
+#include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
 
 static PetscBool PetscJaggedPackageInitialized = PETSC_FALSE;
@@ -59,19 +60,19 @@ static PetscErrorCode PetscJaggedCheckRuntimePETSc(void)
 
   PetscFunctionBegin;
   PetscCall(PetscGetVersionNumber(&major, &minor, &subminor, &release));
-  PetscCheck(major == PETSC_VERSION_MAJOR && minor == PETSC_VERSION_MINOR, PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND,
+  PetscCheck(major == PETSC_VERSION_MAJOR && minor == PETSC_VERSION_MINOR, PETSC_COMM_SELF, PETSC_ERR_LIB,
              "petsc-jagged was built against PETSc %d.%d but is loaded into PETSc %" PetscInt_FMT ".%" PetscInt_FMT "; rebuild it against this PETSc", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, major, minor);
   PetscCall(PetscGetConfiguration(&conf));
   PetscCall(PetscJaggedConfigureValue(conf, "--with-scalar-type", "real", scalar, sizeof(scalar)));
   PetscCall(PetscJaggedConfigureValue(conf, "--with-precision", "double", precision, sizeof(precision)));
   PetscCall(PetscJaggedConfigureValue(conf, "--with-64-bit-indices", "0", bits64, sizeof(bits64)));
   PetscCall(PetscStrcmp(scalar, "complex", &complex_));
-  PetscCheck(complex_ == PetscDefined(USE_COMPLEX), PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND,
+  PetscCheck(complex_ == PetscDefined(USE_COMPLEX), PETSC_COMM_SELF, PETSC_ERR_LIB,
              "petsc-jagged was built for PETSc with %s scalars but is loaded into PETSc with %s scalars; load the build made for that PETSc (make petsc-dir SCALAR=%s)", PETSC_JAGGED_SCALAR_NAME, complex_ ? "complex" : "real", complex_ ? "complex" : "real");
   PetscCall(PetscStrcmp(precision, PETSC_JAGGED_PRECISION_NAME, &same));
-  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND, "petsc-jagged was built for PETSc with %s precision but is loaded into PETSc with %s precision; rebuild it against this PETSc", PETSC_JAGGED_PRECISION_NAME, precision);
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_LIB, "petsc-jagged was built for PETSc with %s precision but is loaded into PETSc with %s precision; rebuild it against this PETSc", PETSC_JAGGED_PRECISION_NAME, precision);
   is64 = (PetscBool)(bits64[0] == '1' || bits64[0] == 'y' || bits64[0] == 't');
-  PetscCheck(is64 == PetscDefined(USE_64BIT_INDICES), PETSC_COMM_SELF, PETSC_ERR_LIB_NOT_FOUND, "petsc-jagged was built for %d-bit PetscInt but is loaded into PETSc with %d-bit PetscInt; rebuild it against this PETSc",
+  PetscCheck(is64 == PetscDefined(USE_64BIT_INDICES), PETSC_COMM_SELF, PETSC_ERR_LIB, "petsc-jagged was built for %d-bit PetscInt but is loaded into PETSc with %d-bit PetscInt; rebuild it against this PETSc",
              PETSC_JAGGED_INDEX_BITS, is64 ? 64 : 32);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -126,7 +127,7 @@ PetscErrorCode PetscJaggedFinalizePackage(void)
   Called automatically when the library is loaded with `-dll_append`; a program that links
   libpetscjagged calls it once after `PetscInitialize()`. Further calls do nothing.
 
-  Fails with `PETSC_ERR_LIB_NOT_FOUND` when the running PETSc has another version, scalar type,
+  Fails with `PETSC_ERR_LIB` when the running PETSc has another version, scalar type,
   precision or `PetscInt` size than the one the library was compiled against.
 
 .seealso: `PetscJaggedFinalizePackage()`, `PetscDLLibraryRegister_petscjagged()`, `PetscJaggedGetVersion()`
