@@ -3,6 +3,13 @@
 
 static PetscBool PetscJaggedPackageInitialized = PETSC_FALSE;
 
+PETSC_EXTERN PetscErrorCode MatCreate_SeqJDSCUDA(Mat);
+PETSC_EXTERN PetscErrorCode MatCreate_SeqPJDSCUDA(Mat);
+PETSC_EXTERN PetscErrorCode MatCreate_MPIJDSCUDA(Mat);
+PETSC_EXTERN PetscErrorCode MatCreate_MPIPJDSCUDA(Mat);
+PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
+PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
+
 #if defined(PETSC_USE_COMPLEX)
   #define PETSC_JAGGED_SCALAR_NAME "complex"
 #else
@@ -141,6 +148,18 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(PetscJaggedCheckRuntimePETSc());
   PetscJaggedPackageInitialized = PETSC_TRUE;
   PetscCall(PetscRegisterFinalize(PetscJaggedFinalizePackage));
+  PetscCall(MatInitializePackage());
+  PetscCall(MatRegisterRootName(MATJDSCUDA, MATSEQJDSCUDA, MATMPIJDSCUDA));
+  PetscCall(MatRegisterRootName(MATPJDSCUDA, MATSEQPJDSCUDA, MATMPIPJDSCUDA));
+  PetscCall(MatRegister(MATSEQJDSCUDA, MatCreate_SeqJDSCUDA));
+  PetscCall(MatRegister(MATSEQPJDSCUDA, MatCreate_SeqPJDSCUDA));
+  PetscCall(MatRegister(MATMPIJDSCUDA, MatCreate_MPIJDSCUDA));
+  PetscCall(MatRegister(MATMPIPJDSCUDA, MatCreate_MPIPJDSCUDA));
+  PetscCall(MatSeqJaggedRegisterFactors(MATSEQJDSCUDA));
+  PetscCall(MatSeqJaggedRegisterFactors(MATSEQPJDSCUDA));
+  PetscCall(PetscLogEventRegister("MatJaggedBuild", MAT_CLASSID, &MAT_JAGGED_Build));
+  PetscCall(PetscLogEventRegister("MatJaggedRefresh", MAT_CLASSID, &MAT_JAGGED_Refresh));
+  PetscCall(PetscLogEventRegister("MatJaggedMultSgl", MAT_CLASSID, &MAT_JAGGED_MultSingle));
   PetscCall(PetscJaggedGetVersion(version, sizeof(version)));
   PetscCall(PetscInfo(NULL, "Registered %s\n", version));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,246 @@
+#include "jaggedformat.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <complex>
+#include <new>
+
+namespace jagged {
+
+namespace {
+
+/* Most stored entries: slot indices, and a warp's or block's stride past them, fit an int on the GPU */
+constexpr long long kMaxSlots = INT_MAX - 65536;
+
+/* The CSR arrays are well formed: rowptr from 0 and non-decreasing, columns in range */
+bool CSRIsValid(int nrows, int ncols, const int rowptr[], const int colidx[])
+{
+  if (nrows < 0 || ncols < 0) return false;
+  if (nrows == 0) return !rowptr || rowptr[0] == 0;
+  if (!rowptr || rowptr[0] != 0) return false;
+  for (int r = 0; r < nrows; ++r)
+    if (rowptr[r + 1] < rowptr[r]) return false;
+  if (rowptr[nrows] > 0 && !colidx) return false;
+  for (int k = 0; k < rowptr[nrows]; ++k)
+    if (colidx[k] < 0 || colidx[k] >= ncols) return false;
+  return true;
+}
+
+/* Rows by decreasing length, ties in original order (a stable counting sort) */
+std::vector<int> SortRowsByLength(const std::vector<int> &len, int maxlen)
+{
+  std::vector<int> first(static_cast<size_t>(maxlen) + 2, 0), order(len.size());
+
+  for (int l : len) first[maxlen - l + 1]++;
+  for (int key = 0; key <= maxlen; ++key) first[key + 1] += first[key];
+  for (size_t r = 0; r < len.size(); ++r) order[first[maxlen - len[r]]++] = static_cast<int>(r);
+  return order;
+}
+
+/* Row length above which a row goes to the long-row part; INT_MAX for no split */
+int ResolveLongThreshold(const Options &options, int nrows, long long nnz)
+{
+  switch (options.long_rows) {
+  case LongRowMode::Auto:
+    return LongRowThreshold(nrows, nnz);
+  case LongRowMode::Split:
+    return options.long_row_threshold;
+  case LongRowMode::JaggedOnly:
+    break;
+  }
+  return INT_MAX;
+}
+
+long long RoundUp(long long n, long long multiple)
+{
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+/* Row lengths the kernel iterates: pJDS pads each row to the first (longest) row of its block */
+void SetIteratedLengths(const std::vector<int> &truelen, int block_rows, Format *f)
+{
+  f->rowlen.resize(f->nsorted);
+  for (int i = 0; i < f->nsorted; ++i) f->rowlen[i] = truelen[i - i % block_rows];
+  f->ndiag = f->nsorted > 0 ? f->rowlen[0] : 0;
+}
+
+/* Diagonal j holds the rows with rowlen > j (a prefix of the sorted rows), rounded up to align */
+Status SetDiagonalStarts(int align, Format *f)
+{
+  long long start = 0;
+  int       count = f->nsorted;
+
+  f->diagstart.resize(static_cast<size_t>(f->ndiag) + 1);
+  f->diagstart[0] = 0;
+  for (int j = 0; j < f->ndiag; ++j) {
+    while (count > 0 && f->rowlen[count - 1] <= j) count--;
+    start += RoundUp(count, align);
+    if (start > kMaxSlots) return Status::TooLarge;
+    f->diagstart[j + 1] = static_cast<int>(start);
+  }
+  f->nstored = static_cast<int>(start);
+  return Status::Success;
+}
+
+/*
+   Column and CSR position of every jagged slot. A padding slot repeats the column of the slot
+   before it in the same diagonal (the neighbouring thread's), so it reads an x entry that the warp
+   loads anyway; slot 0 of each diagonal belongs to the longest row and is never padding.
+*/
+void FillJaggedSlots(const int rowptr[], const int csr_colidx[], const std::vector<int> &truelen, Format *f)
+{
+  std::vector<int> rowstart(f->nsorted);
+
+  for (int i = 0; i < f->nsorted; ++i) rowstart[i] = rowptr[f->perm[i]];
+  f->colidx.assign(f->nstored, 0);
+  for (int j = 0; j < f->ndiag; ++j) {
+    for (int s = f->diagstart[j]; s < f->diagstart[j + 1]; ++s) {
+      const int i = s - f->diagstart[j];
+      if (i < f->nsorted && j < truelen[i]) {
+        f->valmap[s] = rowstart[i] + j;
+        f->colidx[s] = csr_colidx[rowstart[i] + j];
+      } else f->colidx[s] = f->colidx[s - 1];
+    }
+  }
+}
+
+/* The first nlong sorted rows, kept as CSR after the jagged slots */
+void FillLongRows(const int rowptr[], const int csr_colidx[], const std::vector<int> &order, Format *f)
+{
+  f->long_rows.assign(order.begin(), order.begin() + f->nlong);
+  f->long_rowptr.resize(static_cast<size_t>(f->nlong) + 1);
+  f->long_rowptr[0] = 0;
+  f->nlong_block    = 0;
+  for (int r = 0; r < f->nlong; ++r) {
+    const int row = f->long_rows[r], len = rowptr[row + 1] - rowptr[row];
+    f->long_rowptr[r + 1] = f->long_rowptr[r] + len;
+    if (len >= kBlockRowMinLength) f->nlong_block = r + 1;
+  }
+  f->long_colidx.resize(f->long_nnz);
+  for (int r = 0; r < f->nlong; ++r) {
+    const int row = f->long_rows[r];
+    for (int k = 0; k < f->long_rowptr[r + 1] - f->long_rowptr[r]; ++k) {
+      f->long_colidx[f->long_rowptr[r] + k]         = csr_colidx[rowptr[row] + k];
+      f->valmap[f->nstored + f->long_rowptr[r] + k] = rowptr[row] + k;
+    }
+  }
+}
+
+Status CheckOptions(const Options &options)
+{
+  if (options.kind == Kind::PJDS && options.block_rows <= 0) return Status::InvalidBlockRows;
+  if (options.long_rows == LongRowMode::Split && options.long_row_threshold < 0) return Status::InvalidThreshold;
+  return Status::Success;
+}
+
+Status Build(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *f)
+{
+  const int        nnz = nrows > 0 ? rowptr[nrows] : 0;
+  std::vector<int> len(nrows);
+
+  *f           = Format();
+  f->kind      = options.kind;
+  f->block_rows = options.kind == Kind::PJDS ? options.block_rows : 1;
+  f->nrows     = nrows;
+  f->ncols     = ncols;
+  f->nnz       = nnz;
+  for (int r = 0; r < nrows; ++r) {
+    len[r]       = rowptr[r + 1] - rowptr[r];
+    f->maxrowlen = std::max(f->maxrowlen, len[r]);
+  }
+  const std::vector<int> order = SortRowsByLength(len, f->maxrowlen);
+
+  f->long_threshold = ResolveLongThreshold(options, nrows, nnz);
+  while (f->nlong < nrows && len[order[f->nlong]] > f->long_threshold) f->long_nnz += len[order[f->nlong++]];
+  f->nsorted = nrows - f->nlong;
+  f->perm.assign(order.begin() + f->nlong, order.end());
+
+  std::vector<int> truelen(f->nsorted);
+  for (int i = 0; i < f->nsorted; ++i) truelen[i] = len[f->perm[i]];
+  SetIteratedLengths(truelen, f->block_rows, f);
+  const Status status = SetDiagonalStarts(options.kind == Kind::PJDS ? options.block_rows : kJDSDiagonalAlign, f);
+  if (status != Status::Success) return status;
+  if (static_cast<long long>(f->nstored) + f->long_nnz > kMaxSlots) return Status::TooLarge;
+  f->nslots = f->nstored + f->long_nnz;
+  f->valmap.assign(f->nslots, -1);
+  FillJaggedSlots(rowptr, colidx, truelen, f);
+  FillLongRows(rowptr, colidx, order, f);
+  return Status::Success;
+}
+
+} // namespace
+
+const char *StatusString(Status status)
+{
+  switch (status) {
+  case Status::Success:
+    return "success";
+  case Status::InvalidBlockRows:
+    return "pJDS block size (rows per block) must be positive";
+  case Status::InvalidThreshold:
+    return "long-row threshold must be non-negative";
+  case Status::InvalidCSR:
+    return "invalid CSR arrays (row pointers from 0, non-decreasing; columns in [0, ncols))";
+  case Status::TooLarge:
+    return "jagged format needs more stored entries than a 32-bit index can address";
+  case Status::OutOfMemory:
+    return "out of host memory building the jagged format";
+  }
+  return "unknown status";
+}
+
+int LongRowThreshold(int nrows, long long nnz)
+{
+  const double mean = nrows > 0 ? static_cast<double>(nnz) / nrows : 0.0;
+  const double t    = std::max(std::ceil(kLongRowMeanFactor * mean), static_cast<double>(kLongRowMinLength));
+  return t >= INT_MAX ? INT_MAX : static_cast<int>(t);
+}
+
+Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *format)
+{
+  const Status status = CheckOptions(options);
+  if (status != Status::Success) return status;
+  if (!CSRIsValid(nrows, ncols, rowptr, colidx)) return Status::InvalidCSR;
+  try {
+    return Build(nrows, ncols, rowptr, colidx, options, format);
+  } catch (const std::bad_alloc &) {
+    return Status::OutOfMemory;
+  }
+}
+
+template <typename CsrT, typename MatT>
+void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[])
+{
+  for (int s = 0; s < format.nslots; ++s) {
+    const int pos = format.valmap[s];
+    vals[s]       = pos >= 0 ? static_cast<MatT>(csr_vals[pos]) : MatT(0);
+  }
+}
+
+Stats GetStats(const Format &f, size_t scalar_bytes)
+{
+  Stats        st;
+  const size_t nindex = f.perm.size() + f.rowlen.size() + f.diagstart.size() + f.colidx.size() + f.long_rows.size() + f.long_rowptr.size() + f.long_colidx.size();
+
+  st.nnz               = f.nnz;
+  st.nslots            = f.nslots;
+  st.padding           = st.nslots - st.nnz;
+  st.padding_ratio     = st.nnz > 0 ? static_cast<double>(st.padding) / st.nnz : 0.0;
+  st.ellpack_slots     = static_cast<long long>(f.nrows) * f.maxrowlen;
+  st.ellpack_reduction = st.ellpack_slots > 0 ? 1.0 - static_cast<double>(st.nslots) / st.ellpack_slots : 0.0;
+  st.index_bytes       = nindex * sizeof(int);
+  st.valmap_bytes      = f.valmap.size() * sizeof(int);
+  st.value_bytes       = static_cast<size_t>(f.nslots) * scalar_bytes;
+  st.device_bytes      = st.index_bytes + st.valmap_bytes + st.value_bytes;
+  return st;
+}
+
+template void FillValues(const Format &, const double[], double[]);
+template void FillValues(const Format &, const double[], float[]);
+template void FillValues(const Format &, const float[], float[]);
+template void FillValues(const Format &, const std::complex<double>[], std::complex<double>[]);
+template void FillValues(const Format &, const std::complex<double>[], std::complex<float>[]);
+template void FillValues(const Format &, const std::complex<float>[], std::complex<float>[]);
+
+} // namespace jagged

@@ -1,0 +1,124 @@
+/*
+   Index structure of the jagged-diagonal GPU formats (JDS and padded JDS), built on the host from CSR.
+
+   Rows are sorted by decreasing length (stable). Entry j of sorted row i is stored at slot
+   diagstart[j] + i, so consecutive threads (rows) read consecutive slots of one jagged diagonal.
+     JDS : rowlen[i] is the true row length; each diagonal is padded to a multiple of 32 slots so
+           that every diagonal starts aligned (Cevahir et al., "CSR-like" JDS kernel).
+     pJDS: rows are grouped into blocks of block_rows sorted rows and each row is padded to the
+           longest row of its block, so a warp iterates one count (Kreutzer et al., Listing 2);
+           each diagonal holds whole blocks.
+   Rows much longer than the rest are kept apart in a small CSR part (see LongRowThreshold()), so
+   one dense row cannot make the jagged part wide.
+
+   The structure holds indices only: the value arrays (one per precision) have nslots entries,
+   slots [0, nstored) for the jagged part and [nstored, nslots) for the long-row CSR part, and are
+   filled from CSR values by one gather through valmap (FillValues(), and its GPU twin).
+*/
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace jagged {
+
+enum class Kind { JDS, PJDS };
+
+/* How rows much longer than the rest are treated */
+enum class LongRowMode {
+  Auto,       /* split at LongRowThreshold() */
+  JaggedOnly, /* no split: every row is in the jagged part */
+  Split       /* split at Options::long_row_threshold */
+};
+
+enum class Status { Success, InvalidBlockRows, InvalidThreshold, InvalidCSR, TooLarge, OutOfMemory };
+
+constexpr int kDefaultBlockRows  = 32;   /* pJDS b_r: one warp */
+constexpr int kJDSDiagonalAlign  = 32;   /* JDS diagonals start at multiples of 32 slots */
+constexpr int kLongRowMeanFactor = 8;    /* Auto: long rows have more than 8x the mean length... */
+constexpr int kLongRowMinLength  = 64;   /* ...and more than 64 entries (see LongRowThreshold()) */
+constexpr int kBlockRowMinLength = 1024; /* long rows this long are split over thread blocks, not given a warp */
+
+struct Options {
+  Kind        kind               = Kind::PJDS;
+  int         block_rows         = kDefaultBlockRows; /* pJDS only; must be positive */
+  LongRowMode long_rows          = LongRowMode::Auto;
+  int         long_row_threshold = 0; /* Split only: rows with more entries go to the CSR part; >= 0 */
+};
+
+struct Format {
+  Kind kind       = Kind::PJDS;
+  int  block_rows = 1; /* rows padded together: b_r for pJDS, 1 for JDS */
+  int  nrows = 0, ncols = 0, nnz = 0, maxrowlen = 0;
+
+  /* jagged part: the nsorted rows not in the long-row part */
+  int              nsorted = 0, ndiag = 0, nstored = 0;
+  std::vector<int> perm;      /* [nsorted] sorted position -> original row */
+  std::vector<int> rowlen;    /* [nsorted] entries the kernel iterates (pJDS: block-padded) */
+  std::vector<int> diagstart; /* [ndiag+1] first slot of each jagged diagonal */
+  std::vector<int> colidx;    /* [nstored] column of each slot; padding repeats a real column */
+
+  /* long-row CSR part: rows with more than long_threshold entries, longest first */
+  int              long_threshold = 0; /* INT_MAX when the split is off */
+  int              nlong = 0, nlong_block = 0, long_nnz = 0; /* first nlong_block rows: over thread blocks */
+  std::vector<int> long_rows;   /* [nlong] original row numbers */
+  std::vector<int> long_rowptr; /* [nlong+1] from 0 */
+  std::vector<int> long_colidx; /* [long_nnz] */
+
+  /* values: slot -> CSR position, -1 for padding */
+  int              nslots = 0; /* nstored + long_nnz */
+  std::vector<int> valmap;     /* [nslots] */
+};
+
+/* Memory use of a format (compare pJDS paper, Table I) */
+struct Stats {
+  long long nnz;               /* entries of the CSR matrix */
+  long long nslots;            /* stored entries, padding included */
+  long long padding;           /* nslots - nnz */
+  double    padding_ratio;     /* padding / nnz (0 for an empty matrix) */
+  long long ellpack_slots;     /* nrows * maxrowlen: what ELLPACK would store */
+  double    ellpack_reduction; /* 1 - nslots / ellpack_slots: data reduction vs ELLPACK */
+  size_t    index_bytes;       /* device index arrays, valmap excluded */
+  size_t    valmap_bytes;      /* device slot -> CSR map used by the values refresh */
+  size_t    value_bytes;       /* one value array of the given scalar size */
+  size_t    device_bytes;      /* index_bytes + valmap_bytes + value_bytes */
+};
+
+/* Message for a Status, for the caller's error report */
+const char *StatusString(Status status);
+
+/*
+   Row length above which Auto puts a row in the long-row CSR part:
+     max(kLongRowMeanFactor * mean row length, kLongRowMinLength), mean = nnz / nrows.
+   One thread walks a whole row, so the jagged kernel lasts at least as long as its longest row,
+   and pJDS pads that row's block of b_r rows to it; a warp (or for >= kBlockRowMinLength entries,
+   several thread blocks) takes such a row 32 times faster.
+   - 8 x mean: by Markov's inequality at most nrows/8 rows exceed it, and rows of regular matrices
+     (stencils, FEM), which vary within a small factor of the mean, are never split. Splitting rows
+     near the mean costs: on an H100 (bench_jaggedkernels.cu), banded matrices ran 12% slower split
+     at 32 (mean 30) and 7% slower split at 128 (mean 120) than unsplit.
+   - 64: a warp per row needs at least two entries per lane to pay off. On the H100 a power-law
+     matrix (mean 7.8) ran 1.27x faster split at 64 than at 256, 1.7x than at 512.
+*/
+int LongRowThreshold(int nrows, long long nnz);
+
+/*
+   Builds the format of the CSR pattern (rowptr[nrows+1] from 0, colidx[rowptr[nrows]] in [0, ncols)).
+   Returns InvalidBlockRows, InvalidThreshold or InvalidCSR for bad input, TooLarge when the stored
+   entries would overflow the GPU's 32-bit slot indices (about 2^31), OutOfMemory when an allocation
+   failed; *format is then unspecified.
+*/
+Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *format);
+
+/*
+   Fills vals[nslots] from the CSR values csr_vals[nnz] of the pattern the format was built from,
+   padding with zeros: vals[s] = csr_vals[valmap[s]]. CsrT -> MatT: double, float -> same or float;
+   std::complex<double>, std::complex<float> -> same or std::complex<float>.
+*/
+template <typename CsrT, typename MatT>
+void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[]);
+
+/* Storage statistics of the format with values of scalar_bytes bytes */
+Stats GetStats(const Format &format, size_t scalar_bytes);
+
+} // namespace jagged

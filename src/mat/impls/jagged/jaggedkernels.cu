@@ -1,0 +1,423 @@
+#include "jaggedkernels.cuh"
+#include "jaggeddevicescalar.cuh"
+
+#include <algorithm>
+
+namespace jagged {
+namespace gpu {
+
+namespace {
+
+constexpr int kRowThreads    = 128; /* thread-per-row kernels and element-wise kernels */
+constexpr int kLongThreads   = 256; /* long-row kernels: a warp per row, or a block per chunk */
+constexpr int kWarpSize      = 32;
+constexpr int kWarpsPerBlock = kLongThreads / kWarpSize;
+
+/*
+   Diagonal starts passed by value as a __grid_constant__ kernel parameter, which lives in the
+   constant bank: the JDS paper's constant-memory placement, without a __constant__ symbol that all
+   matrices and streams would share. Tables of 64, 1024 or 4096 entries keep the parameter, copied
+   at each launch, small in the common case of few diagonals.
+*/
+template <int N>
+struct DiagTable {
+  int start[N];
+};
+template <>
+struct DiagTable<0> {};
+
+struct JaggedArrays {
+  int        nsorted;
+  const int *perm, *rowlen, *diagstart, *colidx;
+};
+
+struct LongArrays {
+  const int *rows, *rowptr, *colidx, *chunkptr;
+};
+
+/* Start of diagonal j: from the constant table when it holds the starts, else from global memory */
+template <int N>
+__device__ __forceinline__ int DiagStart(const DiagTable<N> &table, const int *diagstart, int j)
+{
+  if constexpr (N > 0) return table.start[j];
+  else return LoadRO(diagstart + j);
+}
+
+/* acc + a x[col]: the product */
+template <typename V>
+struct MultTerm {
+  const V *x;
+  template <typename M>
+  __device__ __forceinline__ V operator()(V acc, int, int col, M a) const
+  {
+    return MulAdd(static_cast<V>(a), LoadRO(x + col), acc);
+  }
+};
+
+/* acc + a where col is the row: the diagonal */
+template <typename V>
+struct DiagTerm {
+  __device__ __forceinline__ V operator()(V acc, int row, int col, V a) const { return col == row ? acc + a : acc; }
+};
+
+/*
+   Jagged part, one thread per sorted row (pJDS paper, Listing 2; JDS "CSR-like" kernel): the
+   thread walks its row down the jagged diagonals and writes y[perm[i]] once, y = sum (+ w).
+*/
+template <int N, typename M, typename V, typename Term>
+__global__ void __launch_bounds__(kRowThreads) JaggedRowKernel(const __grid_constant__ DiagTable<N> table, const JaggedArrays a, const M *__restrict__ vals, const Term term, const V *w, V *y)
+{
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= static_cast<unsigned>(a.nsorted)) return;
+  const int row = LoadRO(a.perm + i), len = LoadRO(a.rowlen + i);
+  V         acc(0);
+#pragma unroll 4
+  for (int j = 0; j < len; ++j) {
+    const int k = DiagStart(table, a.diagstart, j) + i;
+    acc         = term(acc, row, LoadStream(a.colidx + k), LoadStream(vals + k));
+  }
+  y[row] = w ? w[row] + acc : acc;
+}
+
+/* Sum over the thread block, valid in thread 0 */
+template <typename V>
+__device__ __forceinline__ V BlockSum(V v)
+{
+  __shared__ alignas(V) unsigned char buffer[kWarpsPerBlock * sizeof(V)];
+  V *partial = reinterpret_cast<V *>(buffer);
+
+  v = WarpSum(v);
+  if (threadIdx.x % kWarpSize == 0) partial[threadIdx.x / kWarpSize] = v;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int p = 1; p < kWarpsPerBlock; ++p) v += partial[p];
+  return v;
+}
+
+/* Long rows first..first+count-1, one warp per row: y = sum (+ w) */
+template <typename M, typename V, typename Term>
+__global__ void __launch_bounds__(kLongThreads) LongRowKernel(const LongArrays l, int first, int count, const M *__restrict__ vals, const Term term, const V *w, V *y)
+{
+  const int r = first + blockIdx.x * kWarpsPerBlock + threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
+  if (r >= first + count) return; /* uniform over the warp */
+  const int row = LoadRO(l.rows + r), end = LoadRO(l.rowptr + r + 1);
+  V         acc(0);
+  for (int k = LoadRO(l.rowptr + r) + lane; k < end; k += kWarpSize) acc = term(acc, row, LoadStream(l.colidx + k), LoadStream(vals + k));
+  acc = WarpSum(acc);
+  if (lane == 0) y[row] = w ? w[row] + acc : acc;
+}
+
+/* Entries [begin, end) of long row r */
+struct Chunk {
+  int r, begin, end;
+};
+
+/* Chunk c of the block-processed rows 0..nrows-1: r is the last row with chunkptr[r] <= c */
+__device__ __forceinline__ Chunk ChunkOf(const LongArrays &l, int nrows, int c)
+{
+  int lo = 0, hi = nrows;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (LoadRO(l.chunkptr + mid) <= c) lo = mid;
+    else hi = mid;
+  }
+  const int begin = LoadRO(l.rowptr + lo) + (c - LoadRO(l.chunkptr + lo)) * kRowChunkLength, rowend = LoadRO(l.rowptr + lo + 1);
+  return {lo, begin, rowend - begin > kRowChunkLength ? begin + kRowChunkLength : rowend};
+}
+
+/* y[row] = w[row] (or 0) for the block-processed rows, which their chunks then add to */
+template <typename V>
+__global__ void __launch_bounds__(kRowThreads) LongInitKernel(const int *__restrict__ rows, int count, const V *w, V *y)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= count) return;
+  const int row = LoadRO(rows + r);
+  y[row]        = w ? w[row] : V(0);
+}
+
+/* One block per chunk of a very long row: y[row] += chunk sum, atomically */
+template <typename M, typename V, typename Term>
+__global__ void __launch_bounds__(kLongThreads) LongChunkKernel(const LongArrays l, int nrows, const M *__restrict__ vals, const Term term, V *y)
+{
+  const Chunk ch  = ChunkOf(l, nrows, blockIdx.x);
+  const int   row = LoadRO(l.rows + ch.r);
+  V           acc(0);
+  for (int k = ch.begin + threadIdx.x; k < ch.end; k += kLongThreads) acc = term(acc, row, LoadStream(l.colidx + k), LoadStream(vals + k));
+  acc = BlockSum(acc);
+  if (threadIdx.x == 0) AtomicAdd(y + row, acc);
+}
+
+/* Jagged part of y += A^T x, one thread per sorted row scattering a(i, col) x(i) */
+template <typename M, typename V>
+__global__ void __launch_bounds__(kRowThreads) JaggedTransposeKernel(const JaggedArrays a, const M *__restrict__ vals, const V *__restrict__ x, V *y)
+{
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= static_cast<unsigned>(a.nsorted)) return;
+  const V   xi  = LoadRO(x + LoadRO(a.perm + i));
+  const int len = LoadRO(a.rowlen + i);
+  for (int j = 0; j < len; ++j) {
+    const int k = LoadRO(a.diagstart + j) + i;
+    AtomicAdd(y + LoadStream(a.colidx + k), MulAdd(static_cast<V>(LoadStream(vals + k)), xi, V(0)));
+  }
+}
+
+/* Long rows first..first+count-1 of y += A^T x, one warp per row */
+template <typename M, typename V>
+__global__ void __launch_bounds__(kLongThreads) LongTransposeKernel(const LongArrays l, int first, int count, const M *__restrict__ vals, const V *__restrict__ x, V *y)
+{
+  const int r = first + blockIdx.x * kWarpsPerBlock + threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
+  if (r >= first + count) return;
+  const V   xi  = LoadRO(x + LoadRO(l.rows + r));
+  const int end = LoadRO(l.rowptr + r + 1);
+  for (int k = LoadRO(l.rowptr + r) + lane; k < end; k += kWarpSize) AtomicAdd(y + LoadStream(l.colidx + k), MulAdd(static_cast<V>(LoadStream(vals + k)), xi, V(0)));
+}
+
+/* Chunks of the block-processed rows of y += A^T x, one block per chunk */
+template <typename M, typename V>
+__global__ void __launch_bounds__(kLongThreads) LongTransposeChunkKernel(const LongArrays l, int nrows, const M *__restrict__ vals, const V *__restrict__ x, V *y)
+{
+  const Chunk ch = ChunkOf(l, nrows, blockIdx.x);
+  const V     xi = LoadRO(x + LoadRO(l.rows + ch.r));
+  for (int k = ch.begin + threadIdx.x; k < ch.end; k += kLongThreads) AtomicAdd(y + LoadStream(l.colidx + k), MulAdd(static_cast<V>(LoadStream(vals + k)), xi, V(0)));
+}
+
+/* vals[s] = csr[valmap[s]], 0 for padding */
+template <typename C, typename M>
+__global__ void __launch_bounds__(kRowThreads) RefreshKernel(int nslots, const int *__restrict__ valmap, const C *__restrict__ csr, M *vals)
+{
+  const unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= static_cast<unsigned>(nslots)) return;
+  const int pos = valmap[s];
+  vals[s]       = pos >= 0 ? static_cast<M>(LoadRO(csr + pos)) : M(0);
+}
+
+template <typename M>
+__global__ void __launch_bounds__(kRowThreads) ScaleKernel(int nslots, M *vals, M alpha)
+{
+  const unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < static_cast<unsigned>(nslots)) vals[s] = MulAdd(vals[s], alpha, M(0));
+}
+
+unsigned BlocksFor(long long n, int per_block)
+{
+  return static_cast<unsigned>((n + per_block - 1) / per_block);
+}
+
+JaggedArrays JaggedArraysOf(const DeviceFormat &d)
+{
+  return {d.nsorted, d.perm, d.rowlen, d.diagstart, d.colidx};
+}
+
+LongArrays LongArraysOf(const DeviceFormat &d)
+{
+  return {d.long_rows, d.long_rowptr, d.long_colidx, d.long_chunkptr};
+}
+
+/* Jagged part with a diagonal table of N starts (N = 0: starts read from global memory) */
+template <int N, typename M, typename V, typename Term>
+cudaError_t LaunchJaggedRowsWith(const DeviceFormat &d, const M *vals, const Term &term, const V *w, V *y, cudaStream_t stream)
+{
+  DiagTable<N> table{};
+  if (d.nsorted == 0) return cudaSuccess;
+  if constexpr (N > 0) std::copy(d.diagstart_host.begin(), d.diagstart_host.begin() + d.ndiag, table.start);
+  JaggedRowKernel<N><<<BlocksFor(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(table, JaggedArraysOf(d), vals, term, w, y);
+  return cudaGetLastError();
+}
+
+/* Jagged part with the diagonal starts in the smallest constant table that holds them, else global */
+template <typename M, typename V, typename Term>
+cudaError_t LaunchJaggedRows(const DeviceFormat &d, const M *vals, const Term &term, const V *w, V *y, cudaStream_t stream)
+{
+  if (d.ndiag <= 64) return LaunchJaggedRowsWith<64>(d, vals, term, w, y, stream);
+  if (d.ndiag <= 1024) return LaunchJaggedRowsWith<1024>(d, vals, term, w, y, stream);
+  if (d.ndiag <= kMaxConstantDiagonals) return LaunchJaggedRowsWith<kMaxConstantDiagonals>(d, vals, term, w, y, stream);
+  return LaunchJaggedRowsWith<0>(d, vals, term, w, y, stream);
+}
+
+/* Long rows: the first nlong_block set to w (or 0) then summed in chunks, one block each; a warp for each other row */
+template <typename M, typename V, typename Term>
+cudaError_t LaunchLongRows(const DeviceFormat &d, const M *vals, const Term &term, const V *w, V *y, cudaStream_t stream)
+{
+  const LongArrays l          = LongArraysOf(d);
+  const int        nwarp_rows = d.nlong - d.nlong_block;
+
+  if (d.nlong_block > 0) {
+    LongInitKernel<<<BlocksFor(d.nlong_block, kRowThreads), kRowThreads, 0, stream>>>(d.long_rows, d.nlong_block, w, y);
+    LongChunkKernel<<<d.nchunks, kLongThreads, 0, stream>>>(l, d.nlong_block, vals + d.nstored, term, y);
+  }
+  if (nwarp_rows > 0) LongRowKernel<<<BlocksFor(nwarp_rows, kWarpsPerBlock), kLongThreads, 0, stream>>>(l, d.nlong_block, nwarp_rows, vals + d.nstored, term, w, y);
+  return cudaGetLastError();
+}
+
+template <typename M, typename V>
+cudaError_t MultRows(const DeviceFormat &d, const M *vals, const V *x, const V *w, V *y, cudaStream_t stream)
+{
+  const MultTerm<V> term{x};
+  const cudaError_t err = LaunchJaggedRows(d, vals, term, w, y, stream);
+  return err != cudaSuccess ? err : LaunchLongRows(d, vals, term, w, y, stream);
+}
+
+/* y = w (or 0), then the scatter of both parts */
+template <typename M, typename V>
+cudaError_t MultTransposeRows(const DeviceFormat &d, const M *vals, const V *x, const V *w, V *y, cudaStream_t stream)
+{
+  const LongArrays l          = LongArraysOf(d);
+  const int        nwarp_rows = d.nlong - d.nlong_block;
+  cudaError_t      err        = cudaSuccess;
+
+  if (!w) err = cudaMemsetAsync(y, 0, sizeof(V) * d.ncols, stream);
+  else if (w != y) err = cudaMemcpyAsync(y, w, sizeof(V) * d.ncols, cudaMemcpyDeviceToDevice, stream);
+  if (err != cudaSuccess) return err;
+  if (d.nsorted > 0) JaggedTransposeKernel<<<BlocksFor(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(JaggedArraysOf(d), vals, x, y);
+  if (d.nlong_block > 0) LongTransposeChunkKernel<<<d.nchunks, kLongThreads, 0, stream>>>(l, d.nlong_block, vals + d.nstored, x, y);
+  if (nwarp_rows > 0) LongTransposeKernel<<<BlocksFor(nwarp_rows, kWarpsPerBlock), kLongThreads, 0, stream>>>(l, d.nlong_block, nwarp_rows, vals + d.nstored, x, y);
+  return cudaGetLastError();
+}
+
+/* First chunk of each of the nlong_block rows processed by blocks, and the total */
+std::vector<int> ChunkPointers(const Format &f)
+{
+  std::vector<int> chunkptr(static_cast<size_t>(f.nlong_block) + 1, 0);
+  for (int r = 0; r < f.nlong_block; ++r) chunkptr[r + 1] = chunkptr[r] + (f.long_rowptr[r + 1] - f.long_rowptr[r] + kRowChunkLength - 1) / kRowChunkLength;
+  return chunkptr;
+}
+
+template <typename T>
+const DeviceScalar<T> *Device(const T *p)
+{
+  return reinterpret_cast<const DeviceScalar<T> *>(p);
+}
+
+template <typename T>
+DeviceScalar<T> *Device(T *p)
+{
+  return reinterpret_cast<DeviceScalar<T> *>(p);
+}
+
+} // namespace
+
+cudaError_t DeviceFormatCreate(const Format &f, DeviceFormat *d, cudaStream_t stream)
+{
+  const std::vector<int>  chunkptr  = ChunkPointers(f);
+  const std::vector<int> *arrays[]  = {&f.perm, &f.rowlen, &f.diagstart, &f.colidx, &f.long_rows, &f.long_rowptr, &f.long_colidx, &chunkptr, &f.valmap};
+  const int             **targets[] = {&d->perm, &d->rowlen, &d->diagstart, &d->colidx, &d->long_rows, &d->long_rowptr, &d->long_colidx, &d->long_chunkptr, &d->valmap};
+  constexpr int           narrays   = sizeof(arrays) / sizeof(arrays[0]);
+  constexpr size_t        align     = 256 / sizeof(int);
+  size_t                  offset[narrays], total = 0;
+  int                    *base = nullptr;
+
+  for (int a = 0; a < narrays; ++a) {
+    offset[a] = total;
+    total += (arrays[a]->size() + align - 1) / align * align;
+  }
+  cudaError_t err = cudaMalloc(&base, std::max<size_t>(total, 1) * sizeof(int));
+  if (err != cudaSuccess) return err;
+  for (int a = 0; a < narrays && err == cudaSuccess; ++a) {
+    *targets[a] = base + offset[a];
+    if (!arrays[a]->empty()) err = cudaMemcpyAsync(base + offset[a], arrays[a]->data(), arrays[a]->size() * sizeof(int), cudaMemcpyHostToDevice, stream);
+  }
+  if (err != cudaSuccess) {
+    cudaFree(base);
+    return err;
+  }
+  d->storage     = base;
+  d->nrows       = f.nrows;
+  d->ncols       = f.ncols;
+  d->nsorted     = f.nsorted;
+  d->ndiag       = f.ndiag;
+  d->nstored     = f.nstored;
+  d->nlong       = f.nlong;
+  d->nlong_block = f.nlong_block;
+  d->nchunks     = chunkptr.back();
+  d->nslots      = f.nslots;
+  if (f.ndiag <= kMaxConstantDiagonals) d->diagstart_host = f.diagstart;
+  else d->diagstart_host.clear();
+  return cudaSuccess;
+}
+
+cudaError_t DeviceFormatDestroy(DeviceFormat *d)
+{
+  const cudaError_t err = cudaFree(d->storage);
+  *d                    = DeviceFormat();
+  return err;
+}
+
+template <typename MatT, typename VecT>
+cudaError_t Mult(const DeviceFormat &d, const MatT vals[], const VecT x[], VecT y[], cudaStream_t stream)
+{
+  return MultRows(d, Device(vals), Device(x), static_cast<const DeviceScalar<VecT> *>(nullptr), Device(y), stream);
+}
+
+template <typename MatT, typename VecT>
+cudaError_t MultAdd(const DeviceFormat &d, const MatT vals[], const VecT x[], const VecT w[], VecT y[], cudaStream_t stream)
+{
+  return MultRows(d, Device(vals), Device(x), Device(w), Device(y), stream);
+}
+
+template <typename MatT, typename VecT>
+cudaError_t MultTranspose(const DeviceFormat &d, const MatT vals[], const VecT x[], VecT y[], cudaStream_t stream)
+{
+  return MultTransposeRows(d, Device(vals), Device(x), static_cast<const DeviceScalar<VecT> *>(nullptr), Device(y), stream);
+}
+
+template <typename MatT, typename VecT>
+cudaError_t MultTransposeAdd(const DeviceFormat &d, const MatT vals[], const VecT x[], const VecT w[], VecT y[], cudaStream_t stream)
+{
+  return MultTransposeRows(d, Device(vals), Device(x), Device(w), Device(y), stream);
+}
+
+template <typename CsrT, typename MatT>
+cudaError_t RefreshValues(const DeviceFormat &d, const CsrT csr_vals[], MatT vals[], cudaStream_t stream)
+{
+  if (d.nslots == 0) return cudaSuccess;
+  RefreshKernel<<<BlocksFor(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, d.valmap, Device(csr_vals), Device(vals));
+  return cudaGetLastError();
+}
+
+template <typename MatT>
+cudaError_t GetDiagonal(const DeviceFormat &d, const MatT vals[], MatT diag[], cudaStream_t stream)
+{
+  using M = DeviceScalar<MatT>;
+  const DiagTerm<M> term;
+  const M          *w   = nullptr;
+  const cudaError_t err = LaunchJaggedRowsWith<0>(d, Device(vals), term, w, Device(diag), stream);
+  return err != cudaSuccess ? err : LaunchLongRows(d, Device(vals), term, w, Device(diag), stream);
+}
+
+template <typename MatT>
+cudaError_t Scale(const DeviceFormat &d, MatT vals[], MatT alpha, cudaStream_t stream)
+{
+  if (d.nslots == 0) return cudaSuccess;
+  ScaleKernel<<<BlocksFor(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, Device(vals), *Device(&alpha));
+  return cudaGetLastError();
+}
+
+#define JAGGED_GPU_INSTANTIATE_MULT(MatT, VecT) \
+  template cudaError_t Mult(const DeviceFormat &, const MatT[], const VecT[], VecT[], cudaStream_t); \
+  template cudaError_t MultAdd(const DeviceFormat &, const MatT[], const VecT[], const VecT[], VecT[], cudaStream_t); \
+  template cudaError_t MultTranspose(const DeviceFormat &, const MatT[], const VecT[], VecT[], cudaStream_t); \
+  template cudaError_t MultTransposeAdd(const DeviceFormat &, const MatT[], const VecT[], const VecT[], VecT[], cudaStream_t)
+#define JAGGED_GPU_INSTANTIATE_VALUES(MatT) \
+  template cudaError_t GetDiagonal(const DeviceFormat &, const MatT[], MatT[], cudaStream_t); \
+  template cudaError_t Scale(const DeviceFormat &, MatT[], MatT, cudaStream_t)
+#define JAGGED_GPU_INSTANTIATE_REFRESH(CsrT, MatT) template cudaError_t RefreshValues(const DeviceFormat &, const CsrT[], MatT[], cudaStream_t)
+
+JAGGED_GPU_INSTANTIATE_MULT(double, double);
+JAGGED_GPU_INSTANTIATE_MULT(float, float);
+JAGGED_GPU_INSTANTIATE_MULT(float, double);
+JAGGED_GPU_INSTANTIATE_MULT(std::complex<double>, std::complex<double>);
+JAGGED_GPU_INSTANTIATE_MULT(std::complex<float>, std::complex<float>);
+JAGGED_GPU_INSTANTIATE_MULT(std::complex<float>, std::complex<double>);
+JAGGED_GPU_INSTANTIATE_VALUES(double);
+JAGGED_GPU_INSTANTIATE_VALUES(float);
+JAGGED_GPU_INSTANTIATE_VALUES(std::complex<double>);
+JAGGED_GPU_INSTANTIATE_VALUES(std::complex<float>);
+JAGGED_GPU_INSTANTIATE_REFRESH(double, double);
+JAGGED_GPU_INSTANTIATE_REFRESH(double, float);
+JAGGED_GPU_INSTANTIATE_REFRESH(float, float);
+JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<double>);
+JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<float>);
+JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<float>, std::complex<float>);
+
+} // namespace gpu
+} // namespace jagged

@@ -1,0 +1,170 @@
+/*
+   MATMPIJDSCUDA and MATMPIPJDSCUDA: MATMPIAIJ matrices whose diagonal and off-diagonal blocks are
+   the sequential jagged-diagonal types. The blocks take that type as soon as MATMPIAIJ creates them
+   (at preallocation), so the ghost vector MATMPIAIJ makes from the off-diagonal block is a
+   VECSEQCUDA and MatMult() runs as MATMPIAIJ's: scatter begin, diagonal block product on the GPU,
+   scatter end, off-diagonal block product added on the GPU.
+*/
+#include "mpijagged.h"
+
+typedef struct {
+  MatType        seqtype;
+  struct _MatOps aijops; /* MATMPIAIJ's operations */
+  PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
+} Mat_MPIJagged;
+
+/*
+  The diagonal and off-diagonal blocks. MatMPIAIJGetSeqAIJ() accepts only type names beginning with
+  "mpiaij", so the call is made under that name; the data is MATMPIAIJ's either way.
+*/
+static PetscErrorCode MatMPIJaggedGetBlocks(Mat A, Mat *Ad, Mat *Ao)
+{
+  char          *name = ((PetscObject)A)->type_name;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ((PetscObject)A)->type_name = (char *)MATMPIAIJ;
+  ierr                        = MatMPIAIJGetSeqAIJ(A, Ad, Ao, NULL);
+  ((PetscObject)A)->type_name = name;
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The diagonal and off-diagonal blocks to the sequential jagged type (they may be unassembled) */
+static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+  Mat            blocks[2];
+  const char    *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedGetBlocks(A, &blocks[0], &blocks[1]));
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
+  for (Mat b : blocks) {
+    PetscBool done;
+
+    if (!b) continue;
+    PetscCall(PetscObjectTypeCompare((PetscObject)b, j->seqtype, &done));
+    if (done) continue;
+    PetscCall(MatSetOptionsPrefix(b, prefix)); /* the blocks read the matrix's -mat_jagged_* options */
+    PetscCall(MatConvert_SeqAIJ_SeqJagged(b, j->seqtype, MAT_INPLACE_MATRIX, &b));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIAIJSetPreallocation_MPIJagged(Mat A, PetscInt d_nz, const PetscInt d_nnz[], PetscInt o_nz, const PetscInt o_nnz[])
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijpreallocation(A, d_nz, d_nnz, o_nz, o_nnz));
+  PetscCall(MatMPIJaggedConvertBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAssemblyEnd_MPIJagged(Mat A, MatAssemblyType mode)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.assemblyend(A, mode));
+  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(MatMPIJaggedConvertBlocks(A)); /* blocks made by other paths than preallocation */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Applies a setter to both blocks */
+#define MatMPIJaggedForBlocks(A, call) \
+  do { \
+    Mat d_, o_; \
+    PetscCall(MatMPIJaggedGetBlocks(A, &d_, &o_)); \
+    PetscCheck(d_ && o_, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first"); \
+    { \
+      Mat b_ = d_; \
+      call; \
+      b_ = o_; \
+      call; \
+    } \
+  } while (0)
+
+static PetscErrorCode MatJaggedSetSinglePrecision_MPIJagged(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MatMPIJaggedForBlocks(A, PetscCall(MatJaggedSetSinglePrecision(b_, flg)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetSinglePrecision_MPIJagged(Mat A, PetscBool *flg)
+{
+  Mat d;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedGetBlocks(A, &d, NULL));
+  PetscCheck(d, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first");
+  PetscCall(MatJaggedGetSinglePrecision(d, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedSetKernel_MPIJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
+{
+  PetscFunctionBegin;
+  MatMPIJaggedForBlocks(A, PetscCall(MatJaggedSetKernel(b_, kernel, threshold)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedSetUseHost_MPIJagged(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  MatMPIJaggedForBlocks(A, PetscCall(MatJaggedSetUseHost(b_, flg)));
+  PetscCall(PetscFree(A->defaultvectype));
+  PetscCall(PetscStrallocpy(flg ? VECSTANDARD : VECCUDA, &A->defaultvectype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", add ? MatMPIAIJSetPreallocation_MPIJagged : j->aijpreallocation));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetSinglePrecision_C", add ? MatJaggedSetSinglePrecision_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_MPIJagged(Mat A)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedComposeAll(A, PETSC_FALSE));
+  A->ops->destroy = j->aijops.destroy;
+  PetscCall(PetscFree(A->spptr));
+  PetscCall((*A->ops->destroy)(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An unassembled MATMPIAIJ, just created, to MATMPIJDSCUDA or MATMPIPJDSCUDA */
+PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
+{
+  Mat_MPIJagged *j;
+  PetscBool      pjds, host = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(type, MATMPIPJDSCUDA, &pjds));
+  PetscCall(PetscNew(&j));
+  j->seqtype = pjds ? MATSEQPJDSCUDA : MATSEQJDSCUDA;
+  j->aijops  = *A->ops;
+  A->spptr   = j;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));
+  PetscCheck(j->aijpreallocation, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ without MatMPIAIJSetPreallocation_C");
+  A->ops->assemblyend = MatAssemblyEnd_MPIJagged;
+  A->ops->destroy     = MatDestroy_MPIJagged;
+  PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
+  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_jagged_host", &host, NULL));
+  PetscCall(PetscFree(A->defaultvectype));
+  PetscCall(PetscStrallocpy(host ? VECSTANDARD : VECCUDA, &A->defaultvectype));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

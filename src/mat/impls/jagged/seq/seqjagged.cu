@@ -1,0 +1,939 @@
+/*
+   MATSEQJDSCUDA and MATSEQPJDSCUDA: sequential jagged-diagonal matrices on NVIDIA GPUs.
+
+   The matrix is a MATSEQAIJ whose host CSR stays the master copy. A->spptr holds a jagged-diagonal
+   copy (index structure + values, double and optionally single precision) that is rebuilt when the
+   nonzero pattern changes and refreshed, values only, when the values change. Staleness is decided
+   from PETSc's own counters: A->nonzerostate for the pattern, the object state for the values, so
+   every host operation (MatSetValues(), MatZeroRows(), MatSeqAIJGetArray(), ...) is seen.
+
+   Operations that change values (MatScale(), MatShift(), MatDiagonalScale(), MatZeroEntries(),
+   MatAXPY()) run on the host CSR (so factorizations and all other host paths see them) and, when
+   the device copy is current, on the device too, which saves the refresh.
+*/
+#include <petscdevice_cuda.h>
+#include <petsc/private/vecimpl.h>
+
+#include "seqjagged.h"
+#include "../jaggedvalueops.cuh"
+
+#include <new>
+
+PetscLogEvent MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
+
+const char *const MatJaggedKernels[] = {"auto", "jagged", "split", "MatJaggedKernel", "MAT_JAGGED_KERNEL_", NULL};
+
+#define PetscCallJagged(call) \
+  do { \
+    jagged::Status st_ = (call); \
+    PetscCheck(st_ == jagged::Status::Success, PETSC_COMM_SELF, st_ == jagged::Status::OutOfMemory ? PETSC_ERR_MEM : PETSC_ERR_ARG_OUTOFRANGE, "Jagged-diagonal format: %s", jagged::StatusString(st_)); \
+  } while (0)
+
+static inline MatJaggedHostScalar *HostScalar(PetscScalar *a)
+{
+  return reinterpret_cast<MatJaggedHostScalar *>(a);
+}
+static inline const MatJaggedHostScalar *HostScalar(const PetscScalar *a)
+{
+  return reinterpret_cast<const MatJaggedHostScalar *>(a);
+}
+
+static inline PetscBool MatSeqJaggedIsPJDS(MatType type)
+{
+  PetscBool flg;
+  PetscCallAbort(PETSC_COMM_SELF, PetscStrcmp(type, MATSEQPJDSCUDA, &flg));
+  return flg;
+}
+
+/* cudaFree(NULL) still needs a driver: free only what was allocated */
+static PetscErrorCode DeviceFree(void *p)
+{
+  PetscFunctionBegin;
+  if (p) PetscCallCUDA(cudaFree(p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSeqJaggedFreeValues(Mat_SeqJagged *j)
+{
+  PetscFunctionBegin;
+  if (j->host) {
+    PetscCall(PetscFree(j->vals));
+    PetscCall(PetscFree(j->vals_single));
+  } else {
+    PetscCall(DeviceFree(j->vals));
+    PetscCall(DeviceFree(j->vals_single));
+    PetscCall(DeviceFree(j->dcsr));
+    j->dcsr = NULL;
+  }
+  j->vals         = NULL;
+  j->vals_single  = NULL;
+  j->values_valid = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Drops the format and every value array: the next use rebuilds them */
+static PetscErrorCode MatSeqJaggedReset(Mat_SeqJagged *j)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedFreeValues(j));
+  if (j->dformat) {
+    PetscCallCUDA(jagged::gpu::DeviceFormatDestroy(j->dformat));
+    delete j->dformat;
+    j->dformat = NULL;
+  }
+  delete j->format;
+  j->format = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSeqJaggedGetCSR(Mat A, const int **ia, const int **ja, const PetscScalar **aa)
+{
+  const PetscInt *i, *jj;
+  PetscScalar    *a;
+  PetscMemType    mtype;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &i, &jj, &a, &mtype));
+  PetscCheck(mtype == PETSC_MEMTYPE_HOST, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the host CSR of the matrix");
+  *ia = i;
+  *ja = jj;
+  *aa = a;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
+{
+  Mat_SeqJagged     *j = (Mat_SeqJagged *)A->spptr;
+  const int         *ia, *ja;
+  const PetscScalar *aa;
+  jagged::Format    *format;
+  PetscLogDouble     t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MAT_JAGGED_Build, A, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  PetscCall(MatSeqJaggedReset(j));
+  PetscCall(MatSeqJaggedGetCSR(A, &ia, &ja, &aa));
+  format = new (std::nothrow) jagged::Format;
+  PetscCheck(format, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
+  j->format = format;
+  PetscCallJagged(jagged::BuildFormat((int)A->rmap->n, (int)A->cmap->n, ia, ja, j->options, format));
+  if (!j->host) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    j->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
+    PetscCheck(j->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
+    PetscCallCUDA(jagged::gpu::DeviceFormatCreate(*format, j->dformat, stream));
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)jagged::GetStats(*format, 0).index_bytes + jagged::GetStats(*format, 0).valmap_bytes));
+  }
+  j->format_nzstate = A->nonzerostate;
+  PetscCall(PetscTime(&t1));
+  j->build_seconds = t1 - t0;
+  PetscCall(PetscLogEventEnd(MAT_JAGGED_Build, A, 0, 0, 0));
+  PetscCall(PetscInfo(A, "Built %s format: %d rows, %d stored entries for %d nonzeros, %d long rows, %g s\n", j->kind == jagged::Kind::PJDS ? "pJDS" : "JDS", format->nrows, format->nslots, format->nnz, format->nlong, j->build_seconds));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Values of the current host CSR into the jagged arrays (both precisions) */
+static PetscErrorCode MatSeqJaggedRefreshValues(Mat A)
+{
+  Mat_SeqJagged     *j = (Mat_SeqJagged *)A->spptr;
+  const jagged::Format &f = *j->format;
+  const int         *ia, *ja;
+  const PetscScalar *aa;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MAT_JAGGED_Refresh, A, 0, 0, 0));
+  PetscCall(MatSeqJaggedGetCSR(A, &ia, &ja, &aa));
+  if (!j->single && j->vals_single) {
+    if (j->host) PetscCall(PetscFree(j->vals_single));
+    else PetscCall(DeviceFree(j->vals_single));
+    j->vals_single = NULL;
+  }
+  if (j->host) {
+    if (!j->vals) PetscCall(PetscMalloc1(f.nslots, &j->vals));
+    jagged::FillValues(f, HostScalar(aa), HostScalar(j->vals));
+    if (j->single) {
+      if (!j->vals_single) PetscCall(PetscMalloc1(f.nslots, &j->vals_single));
+      jagged::FillValues(f, HostScalar(aa), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single));
+    }
+  } else {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    if (!j->vals) PetscCallCUDA(cudaMalloc((void **)&j->vals, sizeof(PetscScalar) * PetscMax(f.nslots, 1)));
+    if (!j->dcsr) PetscCallCUDA(cudaMalloc((void **)&j->dcsr, sizeof(PetscScalar) * PetscMax(f.nnz, 1)));
+    if (f.nnz) PetscCallCUDA(cudaMemcpyAsync(j->dcsr, aa, sizeof(PetscScalar) * f.nnz, cudaMemcpyHostToDevice, stream));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * f.nnz));
+    PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)j->dcsr), HostScalar(j->vals), stream));
+    if (j->single) {
+      if (!j->vals_single) PetscCallCUDA(cudaMalloc((void **)&j->vals_single, sizeof(PetscJaggedScalarSingle) * PetscMax(f.nslots, 1)));
+      PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)j->dcsr), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
+    }
+    A->offloadmask = PETSC_OFFLOAD_BOTH;
+  }
+  j->values_valid = PETSC_TRUE;
+  j->values_state = ((PetscObject)A)->state;
+  PetscCall(PetscLogEventEnd(MAT_JAGGED_Refresh, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Brings the jagged copy up to date with the host CSR: rebuilds the format when the nonzero
+  pattern changed, refreshes the values when the matrix changed since the last refresh.
+*/
+static PetscErrorCode MatSeqJaggedSync_Private(Mat A)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (!j->format || j->format_nzstate != A->nonzerostate) PetscCall(MatSeqJaggedBuildFormat(A));
+  if (!j->values_valid || j->values_state != ((PetscObject)A)->state || (j->single && !j->vals_single)) PetscCall(MatSeqJaggedRefreshValues(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSeqJaggedSync(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for an unassembled matrix");
+  PetscCall(MatSeqJaggedSync_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  After an operation applied to the host CSR and to the jagged values alike: the values stay valid
+  through the pending object-state increases the caller (MatScale() etc.) makes after the operation.
+*/
+static PetscErrorCode MatSeqJaggedValuesKept(Mat A, PetscInt pending)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  j->values_state = ((PetscObject)A)->state + pending;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether a value operation may also run on the jagged copy: it is current and its pattern unchanged */
+static PetscBool MatSeqJaggedCurrent(Mat A, PetscObjectState state_before, PetscObjectState nzstate_before)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  return (PetscBool)(j->format && j->values_valid && j->values_state == state_before && j->format_nzstate == nzstate_before && A->nonzerostate == nzstate_before);
+}
+
+/* ---------------------------------------------------------------- vectors */
+
+static PetscErrorCode VecCheckDevice(Vec v)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, &dev, VECSEQCUDA, VECMPICUDA, ""));
+  PetscCheck(dev, PetscObjectComm((PetscObject)v), PETSC_ERR_ARG_WRONG, "Jagged-diagonal GPU matrices multiply vectors in GPU memory (VECCUDA: use MatCreateVecs() or -vec_type cuda), not %s; or use -mat_jagged_host", ((PetscObject)v)->type_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VecGetArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (j->host) {
+    PetscCall(VecGetArrayRead(x, xa));
+    if (w && w != y) PetscCall(VecGetArrayRead(w, wa));
+    if (w == y) PetscCall(VecGetArray(y, ya));
+    else PetscCall(VecGetArrayWrite(y, ya));
+  } else {
+    PetscCall(VecCheckDevice(x));
+    PetscCall(VecCheckDevice(y));
+    if (w) PetscCall(VecCheckDevice(w));
+    PetscCall(VecCUDAGetArrayRead(x, xa));
+    if (w && w != y) PetscCall(VecCUDAGetArrayRead(w, wa));
+    if (w == y) PetscCall(VecCUDAGetArray(y, ya));
+    else PetscCall(VecCUDAGetArrayWrite(y, ya));
+  }
+  if (w == y) *wa = *ya;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VecRestoreArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (j->host) {
+    PetscCall(VecRestoreArrayRead(x, xa));
+    if (w && w != y) PetscCall(VecRestoreArrayRead(w, wa));
+    if (w == y) PetscCall(VecRestoreArray(y, ya));
+    else PetscCall(VecRestoreArrayWrite(y, ya));
+  } else {
+    PetscCall(VecCUDARestoreArrayRead(x, xa));
+    if (w && w != y) PetscCall(VecCUDARestoreArrayRead(w, wa));
+    if (w == y) PetscCall(VecCUDARestoreArray(y, ya));
+    else PetscCall(VecCUDARestoreArrayWrite(y, ya));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- products */
+
+typedef enum {
+  PRODUCT_MULT,
+  PRODUCT_MULTADD,
+  PRODUCT_MULTTRANSPOSE,
+  PRODUCT_MULTTRANSPOSEADD
+} MatJaggedProduct;
+
+/* y = op(A) x (+ w), on the device or through the host twins */
+static PetscErrorCode MatSeqJaggedApply(Mat A, MatJaggedProduct product, Vec x, Vec w, Vec y)
+{
+  Mat_SeqJagged     *j = (Mat_SeqJagged *)A->spptr;
+  const PetscScalar *xa, *wa = NULL;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedSync(A));
+  PetscCall(VecGetArrays_Private(A, x, w, y, &xa, &wa, &ya));
+  if (j->host) {
+    const jagged::Format &f = *j->format;
+    switch (product) {
+    case PRODUCT_MULT:
+      jagged::host::Mult(f, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(ya));
+      break;
+    case PRODUCT_MULTADD:
+      jagged::host::MultAdd(f, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(wa), HostScalar(ya));
+      break;
+    case PRODUCT_MULTTRANSPOSE:
+      jagged::host::MultTranspose(f, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(ya));
+      break;
+    case PRODUCT_MULTTRANSPOSEADD:
+      jagged::host::MultTransposeAdd(f, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(wa), HostScalar(ya));
+      break;
+    }
+    PetscCall(PetscLogFlops(2.0 * j->format->nnz));
+  } else {
+    const jagged::gpu::DeviceFormat &d = *j->dformat;
+    cudaStream_t                     stream;
+    cudaError_t                      err = cudaSuccess;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(PetscLogGpuTimeBegin());
+    switch (product) {
+    case PRODUCT_MULT:
+      err = jagged::gpu::Mult(d, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(ya), stream);
+      break;
+    case PRODUCT_MULTADD:
+      err = jagged::gpu::MultAdd(d, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(wa), HostScalar(ya), stream);
+      break;
+    case PRODUCT_MULTTRANSPOSE:
+      err = jagged::gpu::MultTranspose(d, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(ya), stream);
+      break;
+    case PRODUCT_MULTTRANSPOSEADD:
+      err = jagged::gpu::MultTransposeAdd(d, HostScalar((const PetscScalar *)j->vals), HostScalar(xa), HostScalar(wa), HostScalar(ya), stream);
+      break;
+    }
+    PetscCallCUDA(err);
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(2.0 * j->format->nnz));
+  }
+  PetscCall(VecRestoreArrays_Private(A, x, w, y, &xa, &wa, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_SeqJagged(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedApply(A, PRODUCT_MULT, x, NULL, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_SeqJagged(Mat A, Vec x, Vec w, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedApply(A, PRODUCT_MULTADD, x, w, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTranspose_SeqJagged(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedApply(A, PRODUCT_MULTTRANSPOSE, x, NULL, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTransposeAdd_SeqJagged(Mat A, Vec x, Vec w, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedApply(A, PRODUCT_MULTTRANSPOSEADD, x, w, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedMultSingle_SeqJagged(Mat A, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (!j->single) {
+    PetscCall(PetscInfo(A, "Creating the single-precision copy on first use of MatJaggedMultSingle()\n"));
+    j->single = PETSC_TRUE;
+  }
+  PetscCall(MatSeqJaggedSync(A));
+  PetscCall(PetscLogEventBegin(MAT_JAGGED_MultSingle, A, 0, 0, 0));
+  if (j->host) {
+    jagged::host::Mult(*j->format, reinterpret_cast<const MatJaggedHostSingle *>(j->vals_single), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y));
+    PetscCall(PetscLogFlops(2.0 * j->format->nnz));
+  } else {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA(jagged::gpu::Mult(*j->dformat, reinterpret_cast<const MatJaggedHostSingle *>(j->vals_single), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y), stream));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(2.0 * j->format->nnz));
+  }
+  PetscCall(PetscLogEventEnd(MAT_JAGGED_MultSingle, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- value operations */
+
+static PetscErrorCode MatGetDiagonal_SeqJagged(Mat A, Vec d)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+  PetscScalar   *da;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedSync(A));
+  if (j->host) {
+    PetscCall(VecGetArrayWrite(d, &da));
+    jagged::host::GetDiagonal(*j->format, HostScalar((const PetscScalar *)j->vals), HostScalar(da));
+    PetscCall(VecRestoreArrayWrite(d, &da));
+  } else {
+    cudaStream_t stream;
+
+    PetscCall(VecCheckDevice(d));
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(VecCUDAGetArrayWrite(d, &da));
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA(jagged::gpu::GetDiagonal(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(da), stream));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(VecCUDARestoreArrayWrite(d, &da));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The single-precision copy again from the double one, after the double values were changed in place */
+static PetscErrorCode MatSeqJaggedDemote(Mat A)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (!j->vals_single) PetscFunctionReturn(PETSC_SUCCESS);
+  if (j->host) jagged::host::Convert(j->format->nslots, HostScalar((const PetscScalar *)j->vals), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single));
+  else {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(jagged::gpu::Convert(j->format->nslots, HostScalar((const PetscScalar *)j->vals), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatScale_SeqJagged(Mat A, PetscScalar alpha)
+{
+  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
+  PetscObjectState state   = ((PetscObject)A)->state;
+  PetscObjectState nzstate = A->nonzerostate;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.scale(A, alpha));
+  if (MatSeqJaggedCurrent(A, state, nzstate)) {
+    const MatJaggedHostScalar a = *HostScalar(&alpha);
+
+    if (j->host) jagged::host::Scale(*j->format, HostScalar(j->vals), a);
+    else {
+      cudaStream_t stream;
+
+      PetscCall(PetscGetCurrentCUDAStream(&stream));
+      PetscCallCUDA(jagged::gpu::Scale(*j->dformat, HostScalar(j->vals), a, stream));
+    }
+    PetscCall(MatSeqJaggedDemote(A));
+    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatScale() increases the state after this */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatShift_SeqJagged(Mat A, PetscScalar alpha)
+{
+  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
+  PetscObjectState state   = ((PetscObject)A)->state;
+  PetscObjectState nzstate = A->nonzerostate;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.shift(A, alpha)); /* inserts missing diagonal entries: then the pattern changed */
+  if (MatSeqJaggedCurrent(A, state, nzstate)) {
+    const MatJaggedHostScalar a = *HostScalar(&alpha);
+
+    if (j->host) jagged::host::Shift(*j->format, HostScalar(j->vals), a);
+    else {
+      cudaStream_t stream;
+
+      PetscCall(PetscGetCurrentCUDAStream(&stream));
+      PetscCallCUDA(jagged::gpu::Shift(*j->dformat, HostScalar(j->vals), a, stream));
+    }
+    PetscCall(MatSeqJaggedDemote(A));
+    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatShift() increases the state after this */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDiagonalScale_SeqJagged(Mat A, Vec l, Vec r)
+{
+  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
+  PetscObjectState state   = ((PetscObject)A)->state;
+  PetscObjectState nzstate = A->nonzerostate;
+  PetscBool        ldev = PETSC_TRUE, rdev = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.diagonalscale(A, l, r));
+  if (!j->host) {
+    if (l) PetscCall(PetscObjectTypeCompareAny((PetscObject)l, &ldev, VECSEQCUDA, VECMPICUDA, ""));
+    if (r) PetscCall(PetscObjectTypeCompareAny((PetscObject)r, &rdev, VECSEQCUDA, VECMPICUDA, ""));
+  }
+  if (MatSeqJaggedCurrent(A, state, nzstate) && ldev && rdev) { /* else the next use refreshes the values */
+    const PetscScalar *la = NULL, *ra = NULL;
+
+    if (j->host) {
+      if (l) PetscCall(VecGetArrayRead(l, &la));
+      if (r) PetscCall(VecGetArrayRead(r, &ra));
+      jagged::host::DiagonalScale(*j->format, HostScalar(j->vals), HostScalar(la), HostScalar(ra));
+      if (l) PetscCall(VecRestoreArrayRead(l, &la));
+      if (r) PetscCall(VecRestoreArrayRead(r, &ra));
+    } else {
+      cudaStream_t stream;
+
+      PetscCall(PetscGetCurrentCUDAStream(&stream));
+      if (l) PetscCall(VecCUDAGetArrayRead(l, &la));
+      if (r) PetscCall(VecCUDAGetArrayRead(r, &ra));
+      PetscCallCUDA(jagged::gpu::DiagonalScale(*j->dformat, HostScalar(j->vals), HostScalar(la), HostScalar(ra), stream));
+      if (l) PetscCall(VecCUDARestoreArrayRead(l, &la));
+      if (r) PetscCall(VecCUDARestoreArrayRead(r, &ra));
+    }
+    PetscCall(MatSeqJaggedDemote(A));
+    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatDiagonalScale() increases the state after this */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatZeroEntries_SeqJagged(Mat A)
+{
+  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
+  PetscObjectState state   = ((PetscObject)A)->state;
+  PetscObjectState nzstate = A->nonzerostate;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.zeroentries(A));
+  if (MatSeqJaggedCurrent(A, state, nzstate)) {
+    const size_t n = (size_t)j->format->nslots;
+
+    if (j->host) {
+      PetscCall(PetscArrayzero(j->vals, n));
+      if (j->vals_single) PetscCall(PetscMemzero(j->vals_single, n * sizeof(PetscJaggedScalarSingle)));
+    } else {
+      cudaStream_t stream;
+
+      PetscCall(PetscGetCurrentCUDAStream(&stream));
+      PetscCallCUDA(cudaMemsetAsync(j->vals, 0, n * sizeof(PetscScalar), stream));
+      if (j->vals_single) PetscCallCUDA(cudaMemsetAsync(j->vals_single, 0, n * sizeof(PetscJaggedScalarSingle), stream));
+    }
+    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatZeroEntries() increases the state after this */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Y += a X; on the jagged values too when X has the same type, pattern and format options */
+static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStructure str)
+{
+  Mat_SeqJagged   *jy      = (Mat_SeqJagged *)Y->spptr;
+  PetscObjectState state   = ((PetscObject)Y)->state;
+  PetscObjectState nzstate = Y->nonzerostate;
+  PetscBool        same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)X, ((PetscObject)Y)->type_name, &same));
+  PetscCall(jy->aijops.axpy(Y, alpha, X, str));
+  if (same && str == SAME_NONZERO_PATTERN && MatSeqJaggedCurrent(Y, state, nzstate)) {
+    Mat_SeqJagged *jx = (Mat_SeqJagged *)X->spptr;
+
+    PetscCall(MatSeqJaggedSync(X));
+    if (jx->host == jy->host && jx->format->nslots == jy->format->nslots && jx->format->perm == jy->format->perm && jx->format->colidx == jy->format->colidx && jx->format->long_colidx == jy->format->long_colidx) {
+      const MatJaggedHostScalar a = *HostScalar(&alpha);
+
+      if (jy->host) jagged::host::AXPY(jy->format->nslots, HostScalar(jy->vals), a, HostScalar((const PetscScalar *)jx->vals));
+      else {
+        cudaStream_t stream;
+
+        PetscCall(PetscGetCurrentCUDAStream(&stream));
+        PetscCallCUDA(jagged::gpu::AXPY(jy->format->nslots, HostScalar(jy->vals), a, HostScalar((const PetscScalar *)jx->vals), stream));
+      }
+      PetscCall(MatSeqJaggedDemote(Y));
+      PetscCall(MatSeqJaggedValuesKept(Y, 0)); /* MatAXPY() adds no state increase of its own */
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- assembly, options, view */
+
+static PetscErrorCode MatAssemblyEnd_SeqJagged(Mat A, MatAssemblyType mode)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.assemblyend(A, mode));
+  if (mode == MAT_FLUSH_ASSEMBLY || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!j->host) A->offloadmask = PETSC_OFFLOAD_CPU;
+  j->values_valid = PETSC_FALSE; /* MatSetValues() changed the host values without a state increase */
+  PetscCall(MatSeqJaggedSync_Private(A)); /* the format when the pattern changed, else the values only */
+  PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatAssemblyEnd() increases the state after this */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSeqJaggedSetKernel_Private(Mat_SeqJagged *j, MatJaggedKernel kernel, PetscInt threshold)
+{
+  PetscFunctionBegin;
+  PetscCheck(threshold >= 0 || threshold == PETSC_DETERMINE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Long-row threshold must be nonnegative, not %" PetscInt_FMT, threshold);
+  j->kernel = kernel;
+  switch (kernel) {
+  case MAT_JAGGED_KERNEL_AUTO:
+    j->options.long_rows = jagged::LongRowMode::Auto;
+    break;
+  case MAT_JAGGED_KERNEL_JAGGED:
+    j->options.long_rows = jagged::LongRowMode::JaggedOnly;
+    break;
+  case MAT_JAGGED_KERNEL_SPLIT:
+    j->options.long_rows = jagged::LongRowMode::Split;
+    if (threshold != PETSC_DETERMINE) j->options.long_row_threshold = (int)threshold;
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedSetUseHost_SeqJagged(Mat, PetscBool);
+
+static PetscErrorCode MatSetFromOptions_SeqJagged(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  Mat_SeqJagged  *j      = (Mat_SeqJagged *)A->spptr;
+  PetscInt        br     = j->options.block_rows, threshold = j->options.long_row_threshold;
+  MatJaggedKernel kernel = j->kernel;
+  PetscBool       host = j->host, single = j->single, flg;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Jagged-diagonal GPU matrix options");
+  if (j->kind == jagged::Kind::PJDS) {
+    PetscCall(PetscOptionsInt("-mat_pjds_block_rows", "Rows padded together to the longest of them (pJDS b_r)", "MATSEQPJDSCUDA", br, &br, &flg));
+    PetscCheck(br > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_pjds_block_rows must be positive, not %" PetscInt_FMT, br);
+  }
+  PetscCall(PetscOptionsEnum("-mat_jagged_kernel", "Treatment of rows much longer than the rest", "MatJaggedSetKernel", MatJaggedKernels, (PetscEnum)kernel, (PetscEnum *)&kernel, NULL));
+  PetscCall(PetscOptionsInt("-mat_jagged_long_row_threshold", "With -mat_jagged_kernel split: rows longer than this go to the warp-per-row part", "MatJaggedSetKernel", threshold, &threshold, NULL));
+  PetscCall(PetscOptionsBool("-mat_jagged_single", "Keep a single-precision copy of the values", "MatJaggedSetSinglePrecision", single, &single, NULL));
+  PetscCall(PetscOptionsBool("-mat_jagged_host", "Run the host reference kernels instead of the GPU ones (testing, machines without a GPU)", "MatJaggedSetUseHost", host, &host, NULL));
+  PetscOptionsHeadEnd();
+  if (br != j->options.block_rows || kernel != j->kernel || threshold != j->options.long_row_threshold) {
+    PetscCall(MatSeqJaggedReset(j));
+    j->options.block_rows = (int)br;
+    PetscCall(MatSeqJaggedSetKernel_Private(j, kernel, threshold));
+  }
+  PetscCall(MatJaggedSetUseHost_SeqJagged(A, host));
+  j->single = single;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_SeqJagged(Mat A, PetscViewer viewer)
+{
+  Mat_SeqJagged    *j = (Mat_SeqJagged *)A->spptr;
+  PetscBool         ascii;
+  PetscViewerFormat fmt;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (ascii) PetscCall(PetscViewerGetFormat(viewer, &fmt));
+  if (!ascii || (fmt != PETSC_VIEWER_ASCII_INFO && fmt != PETSC_VIEWER_ASCII_INFO_DETAIL)) {
+    PetscCall(j->aijops.view(A, viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (A->assembled && !A->boundtocpu) PetscCall(MatSeqJaggedSync(A));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s format%s, %s\n", j->kind == jagged::Kind::PJDS ? "padded jagged-diagonal (pJDS)" : "jagged-diagonal (JDS)", j->host ? " with host reference kernels" : " on the GPU", A->boundtocpu ? "bound to the CPU" : "device copy in use"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (j->kind == jagged::Kind::PJDS) PetscCall(PetscViewerASCIIPrintf(viewer, "block rows (b_r): %d\n", j->options.block_rows));
+  if (j->format) {
+    const jagged::Format &f  = *j->format;
+    const jagged::Stats   st = jagged::GetStats(f, sizeof(PetscScalar));
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "rows %d, columns %d, nonzeros %lld, longest row %d\n", f.nrows, f.ncols, st.nnz, f.maxrowlen));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %lld: padding %lld (%.1f%% of the nonzeros); ELLPACK would store %lld, saving %.1f%%\n", st.nslots, st.padding, 100.0 * st.padding_ratio, st.ellpack_slots, 100.0 * st.ellpack_reduction));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "jagged diagonals %d; kernel: %s", f.ndiag, MatJaggedKernels[j->kernel]));
+    if (f.nlong) PetscCall(PetscViewerASCIIPrintf(viewer, ", %d long rows (> %d entries, %d nonzeros) in a warp-per-row CSR part, %d of them block-per-row\n", f.nlong, f.long_threshold, f.long_nnz, f.nlong_block));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, ", one thread per row for all rows\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s memory: %.3g MB (indices %.3g MB, refresh map %.3g MB, values %.3g MB%s)\n", j->host ? "host" : "device",
+                                     (st.device_bytes + (j->vals_single ? f.nslots * sizeof(PetscJaggedScalarSingle) : 0)) / 1.e6, st.index_bytes / 1.e6, st.valmap_bytes / 1.e6, st.value_bytes / 1.e6, j->vals_single ? ", plus the single-precision copy" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "format build: %.3g s\n", j->build_seconds));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "format not built yet\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "single-precision copy: %s\n", j->single ? "yes" : "no"));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- type management */
+
+static PetscErrorCode MatBindToCPU_SeqJagged(Mat A, PetscBool flg)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  A->boundtocpu = flg;
+  if (flg) { /* the host CSR is always current: nothing to copy back */
+    A->ops->mult             = j->aijops.mult;
+    A->ops->multadd          = j->aijops.multadd;
+    A->ops->multtranspose    = j->aijops.multtranspose;
+    A->ops->multtransposeadd = j->aijops.multtransposeadd;
+    A->ops->getdiagonal      = j->aijops.getdiagonal;
+  } else {
+    A->ops->mult             = MatMult_SeqJagged;
+    A->ops->multadd          = MatMultAdd_SeqJagged;
+    A->ops->multtranspose    = MatMultTranspose_SeqJagged;
+    A->ops->multtransposeadd = MatMultTransposeAdd_SeqJagged;
+    A->ops->getdiagonal      = MatGetDiagonal_SeqJagged;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedSetSinglePrecision_SeqJagged(Mat A, PetscBool flg)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  j->single = flg;
+  if (A->assembled && !A->boundtocpu) PetscCall(MatSeqJaggedSync(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetSinglePrecision_SeqJagged(Mat A, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((Mat_SeqJagged *)A->spptr)->single;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedSetKernel_SeqJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedSetKernel_Private(j, kernel, threshold));
+  PetscCall(MatSeqJaggedReset(j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedSetUseHost_SeqJagged(Mat A, PetscBool flg)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (flg == j->host) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSeqJaggedReset(j));
+  j->host = flg;
+  PetscCall(PetscFree(A->defaultvectype));
+  PetscCall(PetscStrallocpy(flg ? VECSTANDARD : VECCUDA, &A->defaultvectype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies the format options of src (another jagged matrix) into A */
+PetscErrorCode MatSeqJaggedSetOptions(Mat A, const Mat_SeqJagged *src)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatJaggedSetUseHost_SeqJagged(A, src->host));
+  if (j->options.block_rows != src->options.block_rows || j->options.long_rows != src->options.long_rows || j->options.long_row_threshold != src->options.long_row_threshold) PetscCall(MatSeqJaggedReset(j));
+  j->options = src->options;
+  j->kernel  = src->kernel;
+  j->single  = src->single;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_SeqJagged(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.duplicate(A, op, B)); /* creates *B of A's type, then copies the CSR */
+  PetscCall(MatSeqJaggedSetOptions(*B, j));
+  if ((*B)->assembled) PetscCall(MatSeqJaggedSync(*B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSeqJaggedComposeAll(Mat B, MatType type, PetscBool add);
+
+/* In place back to MATSEQAIJ */
+static PetscErrorCode MatSeqJaggedToSeqAIJ(Mat B)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)B->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedComposeAll(B, ((PetscObject)B)->type_name, PETSC_FALSE));
+  *B->ops = j->aijops;
+  PetscCall(MatSeqJaggedReset(j));
+  PetscCall(PetscFree(B->spptr));
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
+  B->offloadmask = PETSC_OFFLOAD_UNALLOCATED;
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_SeqJagged_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
+  PetscCall(MatSeqJaggedToSeqAIJ(*newmat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_SeqJagged_SeqAIJCUSPARSE(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatConvert_SeqJagged_SeqAIJ(A, MATSEQAIJ, reuse, newmat));
+  PetscCall(MatConvert(*newmat, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, newmat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* From AIJCUSPARSE (found by MatConvert() on a matrix of the target type) */
+static PetscErrorCode MatConvert_SeqAIJCUSPARSE_SeqJagged(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, newmat));
+  else PetscCall(MatConvert(A, MATSEQAIJ, MAT_INPLACE_MATRIX, newmat));
+  PetscCall(MatConvert_SeqAIJ_SeqJagged(*newmat, type, MAT_INPLACE_MATRIX, newmat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSeqJaggedComposeAll(Mat B, MatType type, PetscBool add)
+{
+  char name[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetSinglePrecision_C", add ? MatJaggedSetSinglePrecision_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_SeqJagged : NULL));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaij_C", type));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, name, add ? MatConvert_SeqJagged_SeqAIJ : NULL));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaijcusparse_C", type));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, name, add ? MatConvert_SeqJagged_SeqAIJCUSPARSE : NULL));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_seqaij_%s_C", type));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, name, add ? MatConvert_SeqAIJ_SeqJagged : NULL));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_seqaijcusparse_%s_C", type));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, name, add ? MatConvert_SeqAIJCUSPARSE_SeqJagged : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_SeqJagged(Mat A)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedComposeAll(A, ((PetscObject)A)->type_name, PETSC_FALSE));
+  PetscCall(MatSeqJaggedReset(j));
+  A->ops->destroy = j->aijops.destroy;
+  PetscCall(PetscFree(A->spptr));
+  PetscCall((*A->ops->destroy)(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads the format options of the options database (used at creation, where MatSetFromOptions() is not called) */
+static PetscErrorCode MatSeqJaggedOptionsFromDatabase(Mat B)
+{
+  PetscFunctionBegin;
+  PetscObjectOptionsBegin((PetscObject)B);
+  PetscCall(MatSetFromOptions_SeqJagged(B, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATSEQAIJ (in place, a copy, or into an existing jagged matrix) to MATSEQJDSCUDA or MATSEQPJDSCUDA */
+PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat            B;
+  Mat_SeqJagged *j;
+
+  PetscFunctionBegin;
+  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "Jagged-diagonal matrices need 32-bit PetscInt");
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
+  B = *newmat;
+
+  PetscCall(PetscNew(&j));
+  j->kind                       = MatSeqJaggedIsPJDS(type) ? jagged::Kind::PJDS : jagged::Kind::JDS;
+  j->options.kind               = j->kind;
+  j->options.block_rows         = jagged::kDefaultBlockRows;
+  j->options.long_rows          = jagged::LongRowMode::Auto;
+  j->options.long_row_threshold = 0;
+  j->kernel                     = MAT_JAGGED_KERNEL_AUTO;
+  j->aijops                     = *B->ops;
+  B->spptr                      = j;
+  B->offloadmask                = PETSC_OFFLOAD_UNALLOCATED;
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECCUDA, &B->defaultvectype));
+
+  B->ops->assemblyend      = MatAssemblyEnd_SeqJagged;
+  B->ops->destroy          = MatDestroy_SeqJagged;
+  B->ops->duplicate        = MatDuplicate_SeqJagged;
+  B->ops->setfromoptions   = MatSetFromOptions_SeqJagged;
+  B->ops->view             = MatView_SeqJagged;
+  B->ops->bindtocpu        = MatBindToCPU_SeqJagged;
+  /* value operations run on the host CSR first: wrap only those MATSEQAIJ has */
+  if (j->aijops.scale) B->ops->scale = MatScale_SeqJagged;
+  if (j->aijops.shift) B->ops->shift = MatShift_SeqJagged;
+  if (j->aijops.diagonalscale) B->ops->diagonalscale = MatDiagonalScale_SeqJagged;
+  if (j->aijops.zeroentries) B->ops->zeroentries = MatZeroEntries_SeqJagged;
+  if (j->aijops.axpy) B->ops->axpy = MatAXPY_SeqJagged;
+  PetscCall(MatBindToCPU_SeqJagged(B, PETSC_FALSE));
+  PetscCall(MatSeqJaggedComposeAll(B, type, PETSC_TRUE));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, type));
+  PetscCall(MatSeqJaggedOptionsFromDatabase(B));
+  if (B->assembled) PetscCall(MatSeqJaggedSync(B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Registers PETSc's own LU/ILU/Cholesky/ICC (those of MATSEQAIJ, which read the host CSR) for a jagged type */
+PetscErrorCode MatSeqJaggedRegisterFactors(MatType type)
+{
+  const MatFactorType ftypes[] = {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC};
+
+  PetscFunctionBegin;
+  for (MatFactorType ft : ftypes) {
+    PetscErrorCode (*create)(Mat, MatFactorType, Mat *) = NULL;
+
+    PetscCall(MatSolverTypeGet(MATSOLVERPETSC, MATSEQAIJ, ft, NULL, NULL, &create));
+    if (create) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, type, ft, create));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

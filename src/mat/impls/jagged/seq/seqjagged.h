@@ -1,0 +1,52 @@
+/*
+   Private interface of the sequential jagged-diagonal matrix types MATSEQJDSCUDA and
+   MATSEQPJDSCUDA. Both are MATSEQAIJ matrices (the host CSR stays the master copy for
+   preallocation, MatSetValues() and every host operation) carrying, in A->spptr, a jagged-diagonal
+   copy for the GPU built from that CSR.
+*/
+#pragma once
+
+#include <petsc/private/matimpl.h>
+#include <petscjagged.h>
+
+#include "../jaggedformat.hpp"
+#include "../jaggedkernels.cuh"
+#include "../jaggedhost.hpp"
+
+#if defined(PETSC_USE_COMPLEX)
+  #include <complex>
+typedef std::complex<double> MatJaggedHostScalar; /* PetscScalar as the host twins see it */
+#else
+typedef double MatJaggedHostScalar;
+#endif
+typedef PetscJaggedScalarSingle MatJaggedHostSingle;
+
+typedef struct {
+  jagged::Kind    kind;
+  jagged::Options options;   /* block rows, long-row treatment */
+  MatJaggedKernel kernel;    /* user's choice, mapped to options.long_rows */
+  PetscBool       single;    /* keep a single-precision copy of the values */
+  PetscBool       host;      /* run the host reference twins instead of the GPU kernels */
+  struct _MatOps  aijops;    /* MATSEQAIJ's operations, delegated to */
+
+  jagged::Format  *format;         /* index structure, NULL until built */
+  PetscObjectState format_nzstate; /* A->nonzerostate the format was built for */
+  PetscBool        values_valid;   /* vals (and vals_single) hold the values of state values_state */
+  PetscObjectState values_state;
+  PetscLogDouble   build_seconds; /* wall time of the last format build */
+
+  /* values, nslots of them, on the device (or on the host when host is set) */
+  PetscScalar             *vals;
+  PetscJaggedScalarSingle *vals_single;
+
+  /* GPU only */
+  jagged::gpu::DeviceFormat *dformat;
+  PetscScalar               *dcsr; /* staging for the CSR values of a refresh, nnz entries */
+} Mat_SeqJagged;
+
+PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatSeqJaggedSetOptions(Mat, const Mat_SeqJagged *);
+PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
+PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
+
+PETSC_INTERN PetscLogEvent MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;

@@ -1,0 +1,33 @@
+#include "seqjagged.h"
+
+/*MC
+   MATSEQJDSCUDA - MATJDSCUDA = "(seq)jdscuda" - sparse matrices in jagged-diagonal (JDS) format on
+   NVIDIA GPUs
+
+   Rows are sorted by decreasing length and stored jagged diagonal by jagged diagonal, each diagonal
+   padded to a multiple of 32 entries for aligned, coalesced loads; one thread per row runs the
+   "CSR-like" loop over its own row length and writes its result once (Cevahir, Nukada, Matsuoka,
+   "Fast conjugate gradients with multiple GPUs", 2009). Compared with `MATSEQPJDSCUDA` it stores
+   less padding but threads of a warp may run different numbers of iterations. Very long rows are
+   split off as for `MATSEQPJDSCUDA`.
+
+   The host CSR stays the master copy; see `MATSEQPJDSCUDA` for the operations on the GPU.
+
+   Options Database Keys:
++  -mat_type jdscuda                      - sets the type (the MPI type on more than one process)
+.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedKernel`
+.  -mat_jagged_long_row_threshold <n>     - with split: rows longer than n go to the CSR part
+.  -mat_jagged_single                     - keep a single-precision copy
+-  -mat_jagged_host                       - run the host reference kernels (testing, no GPU)
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `MATJDSCUDA`, `MATMPIJDSCUDA`, `MATSEQPJDSCUDA`, `MatJaggedSetSinglePrecision()`
+M*/
+PETSC_EXTERN PetscErrorCode MatCreate_SeqJDSCUDA(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetType(B, MATSEQAIJ));
+  PetscCall(MatConvert_SeqAIJ_SeqJagged(B, MATSEQJDSCUDA, MAT_INPLACE_MATRIX, &B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

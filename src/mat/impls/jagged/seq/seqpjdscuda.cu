@@ -1,0 +1,42 @@
+#include "seqjagged.h"
+
+/*MC
+   MATSEQPJDSCUDA - MATPJDSCUDA = "(seq)pjdscuda" - sparse matrices in padded jagged-diagonal (pJDS)
+   format on NVIDIA GPUs
+
+   Rows are sorted by decreasing length, blocks of b_r rows are padded to the longest row of the
+   block, and the entries are stored jagged diagonal by jagged diagonal, so that one thread per row
+   reads coalesced values and column indices and all threads of a warp run the same number of
+   iterations (Kreutzer et al., "Sparse matrix-vector multiplication on GPGPU clusters: a new storage
+   format and a scalable implementation", 2012). Rows much longer than the rest go to a CSR part
+   multiplied by a warp (or a thread block) per row, so power-law and arrow matrices keep their speed.
+
+   The matrix is a `MATSEQAIJ` whose host CSR stays the master copy: preallocation, `MatSetValues()`,
+   `MatZeroRows()`, `MatGetRow()`, factorizations and every operation without a GPU implementation
+   run on it. `MatAssemblyEnd()` builds the pJDS structure on the device, or refreshes only the
+   values when the nonzero pattern did not change. `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`,
+   `MatMultTransposeAdd()` and `MatGetDiagonal()` run on the GPU; `MatScale()`, `MatShift()`,
+   `MatDiagonalScale()`, `MatZeroEntries()` and `MatAXPY()` (same pattern) update both copies.
+
+   Options Database Keys:
++  -mat_type pjdscuda                  - sets the type (the MPI type on more than one process)
+.  -mat_pjds_block_rows <32>           - rows padded together (b_r)
+.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedKernel`
+.  -mat_jagged_long_row_threshold <n>  - with split: rows longer than n go to the CSR part
+.  -mat_jagged_single                  - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
+-  -mat_jagged_host                    - run the host reference kernels (testing, no GPU)
+
+   Level: beginner
+
+   Note:
+   Vectors must be `VECCUDA` (`MatCreateVecs()` gives them). Uses 32-bit indices.
+
+.seealso: [](ch_matrices), `MATPJDSCUDA`, `MATMPIPJDSCUDA`, `MATSEQJDSCUDA`, `MATAIJCUSPARSE`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`
+M*/
+PETSC_EXTERN PetscErrorCode MatCreate_SeqPJDSCUDA(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetType(B, MATSEQAIJ));
+  PetscCall(MatConvert_SeqAIJ_SeqJagged(B, MATSEQPJDSCUDA, MAT_INPLACE_MATRIX, &B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

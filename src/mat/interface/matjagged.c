@@ -1,0 +1,149 @@
+#include <petsc/private/matimpl.h>
+#include <petscjagged.h>
+
+/*@
+  MatJaggedSetSinglePrecision - Keeps (or drops) a single-precision copy of the values of a
+  jagged-diagonal matrix, next to the double-precision one
+
+  Logically Collective
+
+  Input Parameters:
++ A   - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
+- flg - `PETSC_TRUE` to keep the copy
+
+  Options Database Key:
+. -mat_jagged_single - keep the copy
+
+  Level: intermediate
+
+  Notes:
+  The copy (float, or complex float in complex builds) shares the index arrays of the matrix and is
+  refreshed with it. `MatJaggedMultSingle()` multiplies with it; mixed-precision solvers such as
+  `PCSPCG` run their inner iterations on it.
+
+.seealso: `MatJaggedGetSinglePrecision()`, `MatJaggedMultSingle()`, `MATPJDSCUDA`, `MATJDSCUDA`
+@*/
+PetscErrorCode MatJaggedSetSinglePrecision(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(A, flg, 2);
+  PetscUseMethod(A, "MatJaggedSetSinglePrecision_C", (Mat, PetscBool), (A, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatJaggedGetSinglePrecision - Tells whether a jagged-diagonal matrix keeps a single-precision copy
+
+  Not Collective
+
+  Input Parameter:
+. A - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
+
+  Output Parameter:
+. flg - `PETSC_TRUE` when it keeps one
+
+  Level: intermediate
+
+.seealso: `MatJaggedSetSinglePrecision()`
+@*/
+PetscErrorCode MatJaggedGetSinglePrecision(Mat A, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(A, "MatJaggedGetSinglePrecision_C", (Mat, PetscBool *), (A, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  MatJaggedMultSingle - Computes y = A x in single precision with the single-precision copy of a
+  jagged-diagonal matrix
+
+  Collective
+
+  Input Parameters:
++ A - a `MATJDSCUDA` or `MATPJDSCUDA` matrix (sequential)
+- x - the local part of the input, `PetscJaggedScalarSingle` entries in GPU memory (host memory
+      with `-mat_jagged_host`), as many as the local columns
+
+  Output Parameter:
+. y - the local part of the result, as many entries as the local rows, same memory
+
+  Level: advanced
+
+  Notes:
+  Creates the single-precision copy on first use if `MatJaggedSetSinglePrecision()` was not called.
+  Runs on PETSc's current CUDA stream and does not synchronize.
+
+.seealso: `MatJaggedSetSinglePrecision()`, `MatMult()`, `PetscJaggedScalarSingle`
+@*/
+PetscErrorCode MatJaggedMultSingle(Mat A, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCheck(A->assembled, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Not for an unassembled matrix");
+  if (A->rmap->n) PetscAssertPointer(y, 3);
+  if (A->cmap->n) PetscAssertPointer(x, 2);
+  PetscUseMethod(A, "MatJaggedMultSingle_C", (Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]), (A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatJaggedSetKernel - Chooses how a jagged-diagonal matrix treats rows much longer than the others
+
+  Logically Collective
+
+  Input Parameters:
++ A         - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
+. kernel    - `MAT_JAGGED_KERNEL_AUTO`, `MAT_JAGGED_KERNEL_JAGGED` or `MAT_JAGGED_KERNEL_SPLIT`
+- threshold - with `MAT_JAGGED_KERNEL_SPLIT`, rows with more entries go to the warp-per-row part
+              (`PETSC_DETERMINE` keeps the current value)
+
+  Options Database Keys:
++ -mat_jagged_kernel <auto,jagged,split> - the kernel
+- -mat_jagged_long_row_threshold <n>     - the threshold
+
+  Level: intermediate
+
+.seealso: `MatJaggedKernel`, `MATPJDSCUDA`, `MATJDSCUDA`
+@*/
+PetscErrorCode MatJaggedSetKernel(Mat A, MatJaggedKernel kernel, PetscInt threshold)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(A, kernel, 2);
+  PetscValidLogicalCollectiveInt(A, threshold, 3);
+  PetscUseMethod(A, "MatJaggedSetKernel_C", (Mat, MatJaggedKernel, PetscInt), (A, kernel, threshold));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatJaggedSetUseHost - Runs the host reference kernels of a jagged-diagonal matrix instead of
+  the GPU ones
+
+  Logically Collective
+
+  Input Parameters:
++ A   - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
+- flg - `PETSC_TRUE` for the host kernels
+
+  Options Database Key:
+. -mat_jagged_host - use the host kernels
+
+  Level: developer
+
+  Note:
+  The host kernels walk the same format as the GPU ones; they are what the tests check the GPU
+  kernels against, and let the types run on a machine without a GPU (with host vectors).
+
+.seealso: `MATPJDSCUDA`, `MATJDSCUDA`
+@*/
+PetscErrorCode MatJaggedSetUseHost(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(A, flg, 2);
+  PetscUseMethod(A, "MatJaggedSetUseHost_C", (Mat, PetscBool), (A, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
