@@ -4,6 +4,7 @@
 #   make install PREFIX=/opt/petsc-jagged [SCALAR=real|complex]
 #   make petsc           only the two PETSc installs;  make petsc-dir [SCALAR=complex] prints one
 #   make device-bundle   pack what the GPU machine needs into .device-bundle/ (see README)
+#   make bench           SpMV benchmark on this machine's GPU
 SCALAR  ?= real
 SCALARS := real complex
 BUILD   ?= build
@@ -13,7 +14,7 @@ JOBS    ?= $(shell nproc)
 petsc_prefix = $(shell scripts/build-petsc --scalar $(1) --print-prefix)
 other_scalar = $(if $(filter real,$(1)),complex,real)
 
-.PHONY: all petsc petsc-dir test install device-bundle clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
+.PHONY: all petsc petsc-dir test install device-bundle bench clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
 
 all: petsc $(SCALARS:%=plugin-%)
 
@@ -45,6 +46,11 @@ install: plugin-$(SCALAR)
 
 device-bundle: all
 	scripts/device-bundle $(BUILD)
+
+# SpMV benchmark on this machine's GPU (real scalars); on the lent GPU machine use scripts/device-bench
+bench: plugin-real
+	$(BUILD)/real/bench/spmvbench -csv $(BUILD)/spmv.csv -mtx $$(ls ../shared/matrices/*.mtx | paste -sd, -)
+	python3 bench/plot.py $(BUILD)/spmv.csv $(BUILD)/spmv.png
 
 clean:
 	rm -rf $(BUILD) .device-bundle

@@ -134,29 +134,43 @@ Status CheckOptions(const Options &options)
   return Status::Success;
 }
 
-Status Build(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *f)
+/* Length of each row, and the longest */
+std::vector<int> RowLengths(int nrows, const int rowptr[], int *maxrowlen)
 {
-  const int        nnz = nrows > 0 ? rowptr[nrows] : 0;
   std::vector<int> len(nrows);
 
-  *f           = Format();
-  f->kind      = options.kind;
-  f->block_rows = options.kind == Kind::PJDS ? options.block_rows : 1;
-  f->nrows     = nrows;
-  f->ncols     = ncols;
-  f->nnz       = nnz;
+  *maxrowlen = 0;
   for (int r = 0; r < nrows; ++r) {
-    len[r]       = rowptr[r + 1] - rowptr[r];
-    f->maxrowlen = std::max(f->maxrowlen, len[r]);
+    len[r]     = rowptr[r + 1] - rowptr[r];
+    *maxrowlen = std::max(*maxrowlen, len[r]);
   }
+  return len;
+}
+
+/* Rows sorted by length: the first ones, over the threshold, form the long part; perm holds the rest */
+std::vector<int> SplitSortedRows(const std::vector<int> &len, const Options &options, Format *f)
+{
   const std::vector<int> order = SortRowsByLength(len, f->maxrowlen);
 
-  f->long_threshold = ResolveLongThreshold(options, nrows, nnz);
-  while (f->nlong < nrows && len[order[f->nlong]] > f->long_threshold) f->long_nnz += len[order[f->nlong++]];
-  f->nsorted = nrows - f->nlong;
+  f->long_threshold = ResolveLongThreshold(options, f->nrows, f->nnz);
+  while (f->nlong < f->nrows && len[order[f->nlong]] > f->long_threshold) f->long_nnz += len[order[f->nlong++]];
+  f->nsorted = f->nrows - f->nlong;
   f->perm.assign(order.begin() + f->nlong, order.end());
+  return order;
+}
 
-  std::vector<int> truelen(f->nsorted);
+Status Build(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *f)
+{
+  *f            = Format();
+  f->kind       = options.kind;
+  f->block_rows = options.kind == Kind::PJDS ? options.block_rows : 1;
+  f->nrows      = nrows;
+  f->ncols      = ncols;
+  f->nnz        = nrows > 0 ? rowptr[nrows] : 0;
+
+  const std::vector<int> len   = RowLengths(nrows, rowptr, &f->maxrowlen);
+  const std::vector<int> order = SplitSortedRows(len, options, f);
+  std::vector<int>       truelen(f->nsorted);
   for (int i = 0; i < f->nsorted; ++i) truelen[i] = len[f->perm[i]];
   SetIteratedLengths(truelen, f->block_rows, f);
   const Status status = SetDiagonalStarts(options.kind == Kind::PJDS ? options.block_rows : kJDSDiagonalAlign, f);

@@ -62,8 +62,6 @@ static PetscErrorCode MatSeqJaggedFreeValues(Mat_SeqJagged *j)
   } else {
     PetscCall(DeviceFree(j->vals));
     PetscCall(DeviceFree(j->vals_single));
-    PetscCall(DeviceFree(j->dcsr));
-    j->dcsr = NULL;
   }
   j->vals         = NULL;
   j->vals_single  = NULL;
@@ -160,17 +158,19 @@ static PetscErrorCode MatSeqJaggedRefreshValues(Mat A)
     }
   } else {
     cudaStream_t stream;
+    PetscScalar *dcsr; /* the CSR values on the device, for the gather into the jagged order */
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     if (!j->vals) PetscCallCUDA(cudaMalloc((void **)&j->vals, sizeof(PetscScalar) * PetscMax(f.nslots, 1)));
-    if (!j->dcsr) PetscCallCUDA(cudaMalloc((void **)&j->dcsr, sizeof(PetscScalar) * PetscMax(f.nnz, 1)));
-    if (f.nnz) PetscCallCUDA(cudaMemcpyAsync(j->dcsr, aa, sizeof(PetscScalar) * f.nnz, cudaMemcpyHostToDevice, stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&dcsr, sizeof(PetscScalar) * PetscMax(f.nnz, 1), stream));
+    if (f.nnz) PetscCallCUDA(cudaMemcpyAsync(dcsr, aa, sizeof(PetscScalar) * f.nnz, cudaMemcpyHostToDevice, stream));
     PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * f.nnz));
-    PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)j->dcsr), HostScalar(j->vals), stream));
+    PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)dcsr), HostScalar(j->vals), stream));
     if (j->single) {
       if (!j->vals_single) PetscCallCUDA(cudaMalloc((void **)&j->vals_single, sizeof(PetscJaggedScalarSingle) * PetscMax(f.nslots, 1)));
-      PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)j->dcsr), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
+      PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)dcsr), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
     }
+    PetscCallCUDA(cudaFreeAsync(dcsr, stream));
     A->offloadmask = PETSC_OFFLOAD_BOTH;
   }
   j->values_valid = PETSC_TRUE;

@@ -39,9 +39,7 @@ typedef struct {
   PetscScalar             *vals;
   PetscJaggedScalarSingle *vals_single;
 
-  /* GPU only */
-  jagged::gpu::DeviceFormat *dformat;
-  PetscScalar               *dcsr; /* staging for the CSR values of a refresh, nnz entries */
+  jagged::gpu::DeviceFormat *dformat; /* GPU only */
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);

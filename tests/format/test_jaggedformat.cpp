@@ -1,0 +1,279 @@
+/*
+   Host test of the jagged formats (no PETSc, no GPU): the builder's structure, the host twins of
+   every kernel against plain CSR products, the values-only refresh, the long-row split and the
+   option checks. Exits non-zero on failure.
+
+     g++ -O2 -std=c++17 -Wall -Wextra test_jaggedformat.cpp jaggedformat.cpp jaggedhost.cpp -o test_jaggedformat
+*/
+#include "jaggedhost.hpp"
+#include "test_jaggedutil.hpp"
+
+#include <climits>
+
+int jagged::test::failures = 0;
+
+namespace {
+
+using namespace jagged;
+using namespace jagged::test;
+
+/* Row threshold the options should have applied */
+int ExpectedThreshold(const CSR &a, const Options &o)
+{
+  if (o.long_rows == LongRowMode::JaggedOnly) return INT_MAX;
+  if (o.long_rows == LongRowMode::Split) return o.long_row_threshold;
+  return LongRowThreshold(a.nrows, a.colidx.size());
+}
+
+/* The long rows are exactly those over the threshold, longest first (stable), copied as CSR */
+void CheckLongPart(const CSR &a, const Options &o, const Format &f)
+{
+  const int        threshold = ExpectedThreshold(a, o);
+  std::vector<int> expected;
+
+  for (int r = 0; r < a.nrows; ++r)
+    if (a.Length(r) > threshold) expected.push_back(r);
+  std::stable_sort(expected.begin(), expected.end(), [&](int r, int s) { return a.Length(r) > a.Length(s); });
+  JAGGED_CHECK(f.long_threshold == threshold, "threshold %d, expected %d", f.long_threshold, threshold);
+  JAGGED_CHECK(f.long_rows == expected, "long rows differ (%d vs %zu)", f.nlong, expected.size());
+  JAGGED_CHECK(f.nlong == static_cast<int>(f.long_rows.size()) && f.long_rowptr.size() == static_cast<size_t>(f.nlong) + 1, "long sizes");
+  int nblock = 0;
+  for (int r = 0; r < f.nlong && r < static_cast<int>(expected.size()); ++r) {
+    const int row = f.long_rows[r];
+    JAGGED_CHECK(f.long_rowptr[r + 1] - f.long_rowptr[r] == a.Length(row), "long row %d length", row);
+    for (int k = 0; k < a.Length(row); ++k) {
+      JAGGED_CHECK(f.long_colidx[f.long_rowptr[r] + k] == a.colidx[a.rowptr[row] + k], "long row %d column %d", row, k);
+      JAGGED_CHECK(f.valmap[f.nstored + f.long_rowptr[r] + k] == a.rowptr[row] + k, "long row %d map %d", row, k);
+    }
+    if (a.Length(row) >= kBlockRowMinLength) nblock = r + 1;
+  }
+  JAGGED_CHECK(f.nlong_block == nblock, "nlong_block %d, expected %d", f.nlong_block, nblock);
+  JAGGED_CHECK(f.long_nnz == (f.nlong ? f.long_rowptr[f.nlong] : 0), "long_nnz");
+}
+
+/* perm sorted by decreasing length (stable), rowlen and diagonal starts as documented */
+void CheckJaggedIndex(const CSR &a, const Options &o, const Format &f)
+{
+  const int        br    = o.kind == Kind::PJDS ? o.block_rows : 1;
+  const int        align = o.kind == Kind::PJDS ? o.block_rows : kJDSDiagonalAlign;
+  std::vector<int> seen(a.nrows, 0);
+
+  JAGGED_CHECK(f.nsorted + f.nlong == a.nrows && f.perm.size() == static_cast<size_t>(f.nsorted), "row counts");
+  for (int r : f.perm) seen[r]++;
+  for (int r : f.long_rows) seen[r]++;
+  JAGGED_CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }), "perm and long rows are not a permutation");
+  for (int i = 1; i < f.nsorted; ++i) {
+    const int lp = a.Length(f.perm[i - 1]), li = a.Length(f.perm[i]);
+    JAGGED_CHECK(lp > li || (lp == li && f.perm[i - 1] < f.perm[i]), "perm not stably sorted at %d", i);
+  }
+  for (int i = 0; i < f.nsorted; ++i) JAGGED_CHECK(f.rowlen[i] == a.Length(f.perm[i - i % br]), "rowlen[%d]", i);
+  JAGGED_CHECK(f.ndiag == (f.nsorted ? f.rowlen[0] : 0) && f.diagstart.size() == static_cast<size_t>(f.ndiag) + 1 && f.diagstart[0] == 0, "ndiag");
+  for (int j = 0; j < f.ndiag; ++j) {
+    const int count = static_cast<int>(std::count_if(f.rowlen.begin(), f.rowlen.end(), [j](int l) { return l > j; }));
+    JAGGED_CHECK(f.diagstart[j + 1] - f.diagstart[j] == (count + align - 1) / align * align, "diagonal %d length", j);
+    JAGGED_CHECK(f.diagstart[j] % align == 0, "diagonal %d not aligned", j);
+  }
+  JAGGED_CHECK(f.nstored == f.diagstart[f.ndiag] && f.nslots == f.nstored + f.long_nnz, "nstored/nslots");
+}
+
+/* Every CSR entry has exactly one slot with its column; the other slots are padding with a valid column */
+void CheckSlots(const CSR &a, const Format &f)
+{
+  std::vector<int> hits(a.colidx.size(), 0);
+
+  JAGGED_CHECK(f.valmap.size() == static_cast<size_t>(f.nslots) && f.colidx.size() == static_cast<size_t>(f.nstored), "slot arrays");
+  for (int j = 0; j < f.ndiag; ++j) {
+    for (int s = f.diagstart[j]; s < f.diagstart[j + 1]; ++s) {
+      const int  i    = s - f.diagstart[j];
+      const bool real = i < f.nsorted && j < a.Length(f.perm[i]);
+      JAGGED_CHECK(f.colidx[s] >= 0 && f.colidx[s] < a.ncols, "slot %d column %d", s, f.colidx[s]);
+      JAGGED_CHECK(real ? f.valmap[s] == a.rowptr[f.perm[i]] + j : f.valmap[s] == -1, "slot %d map %d", s, f.valmap[s]);
+      if (real) JAGGED_CHECK(f.colidx[s] == a.colidx[f.valmap[s]], "slot %d column", s);
+    }
+  }
+  for (int m : f.valmap)
+    if (m >= 0) hits[m]++;
+  JAGGED_CHECK(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }), "CSR entries not mapped once each");
+}
+
+void CheckStats(const CSR &a, const Format &f)
+{
+  const Stats st = GetStats(f, sizeof(double));
+
+  JAGGED_CHECK(st.nnz == static_cast<long long>(a.colidx.size()) && st.nslots == f.nslots && st.padding == f.nslots - st.nnz, "stats counts");
+  JAGGED_CHECK(st.ellpack_slots == static_cast<long long>(a.nrows) * f.maxrowlen, "ellpack slots");
+  JAGGED_CHECK(st.value_bytes == f.nslots * sizeof(double) && st.valmap_bytes == f.nslots * sizeof(int), "stats bytes");
+  JAGGED_CHECK(st.device_bytes == st.index_bytes + st.valmap_bytes + st.value_bytes, "device bytes");
+}
+
+/* Every host twin against CSR for one (MatT, VecT), plus the values-only refresh */
+template <typename MatT, typename VecT>
+void CheckProducts(const CSR &a, const Format &f, std::mt19937 &rng, const std::string &what)
+{
+  using M0           = typename Master<MatT>::type;
+  const double     tol    = Tolerance<VecT>();
+  std::vector<M0>  master = MasterValues<M0>(a, rng);
+  std::vector<MatT> csr   = Convert<MatT>(master), vals(f.nslots);
+  const std::vector<VecT> x = RandomVector<VecT>(a.ncols, rng), xt = RandomVector<VecT>(a.nrows, rng);
+  const std::vector<VecT> w = RandomVector<VecT>(a.nrows, rng), wt = RandomVector<VecT>(a.ncols, rng);
+  std::vector<VecT>       y(a.nrows), yt(a.ncols);
+  double                  err;
+
+  FillValues(f, master.data(), vals.data());
+  host::Mult(f, vals.data(), x.data(), y.data());
+  err = RelativeError(y, CSRMult(a, csr, x, {}, false));
+  JAGGED_CHECK(err <= tol, "%s: Mult error %g", what.c_str(), err);
+  host::MultAdd(f, vals.data(), x.data(), w.data(), y.data());
+  err = RelativeError(y, CSRMult(a, csr, x, w, false));
+  JAGGED_CHECK(err <= tol, "%s: MultAdd error %g", what.c_str(), err);
+  y = w;
+  host::MultAdd(f, vals.data(), x.data(), y.data(), y.data());
+  err = RelativeError(y, CSRMult(a, csr, x, w, false));
+  JAGGED_CHECK(err <= tol, "%s: MultAdd (w = y) error %g", what.c_str(), err);
+  host::MultTranspose(f, vals.data(), xt.data(), yt.data());
+  err = RelativeError(yt, CSRMult(a, csr, xt, {}, true));
+  JAGGED_CHECK(err <= tol, "%s: MultTranspose error %g", what.c_str(), err);
+  host::MultTransposeAdd(f, vals.data(), xt.data(), wt.data(), yt.data());
+  err = RelativeError(yt, CSRMult(a, csr, xt, wt, true));
+  JAGGED_CHECK(err <= tol, "%s: MultTransposeAdd error %g", what.c_str(), err);
+  yt = wt;
+  host::MultTransposeAdd(f, vals.data(), xt.data(), yt.data(), yt.data());
+  err = RelativeError(yt, CSRMult(a, csr, xt, wt, true));
+  JAGGED_CHECK(err <= tol, "%s: MultTransposeAdd (w = y) error %g", what.c_str(), err);
+
+  /* values-only refresh: new values of the same pattern through the same map */
+  master = MasterValues<M0>(a, rng);
+  csr    = Convert<MatT>(master);
+  FillValues(f, master.data(), vals.data());
+  for (int s = 0; s < f.nslots; ++s) JAGGED_CHECK(f.valmap[s] >= 0 || vals[s] == MatT(0), "%s: padding slot %d not zero", what.c_str(), s);
+  host::Mult(f, vals.data(), x.data(), y.data());
+  err = RelativeError(y, CSRMult(a, csr, x, {}, false));
+  JAGGED_CHECK(err <= tol, "%s: Mult after refresh error %g", what.c_str(), err);
+}
+
+/* Diagonal and scaling for one matrix type */
+template <typename MatT>
+void CheckValueOps(const CSR &a, const Format &f, std::mt19937 &rng, const std::string &what)
+{
+  using M0                      = typename Master<MatT>::type;
+  const std::vector<M0>  master = MasterValues<M0>(a, rng);
+  std::vector<MatT>      csr    = Convert<MatT>(master), vals(f.nslots), expected(f.nslots), diag(a.nrows);
+  const MatT             alpha  = RandomScalar<MatT>(rng);
+
+  FillValues(f, master.data(), vals.data());
+  host::GetDiagonal(f, vals.data(), diag.data());
+  JAGGED_CHECK(diag == CSRDiagonal(a, csr), "%s: diagonal differs", what.c_str());
+  host::Scale(f, vals.data(), alpha);
+  for (MatT &v : csr) v *= alpha;
+  FillValues(f, csr.data(), expected.data());
+  JAGGED_CHECK(vals == expected, "%s: scaled values differ", what.c_str());
+}
+
+void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
+{
+  const std::string what = a.name + ", " + Describe(o);
+  Format            f;
+  const Status      st = BuildFormat(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), o, &f);
+
+  JAGGED_CHECK(st == Status::Success, "%s: build failed: %s", what.c_str(), StatusString(st));
+  if (st != Status::Success) return;
+  CheckLongPart(a, o, f);
+  CheckJaggedIndex(a, o, f);
+  CheckSlots(a, f);
+  CheckStats(a, f);
+  CheckProducts<double, double>(a, f, rng, what + " <double>");
+  CheckProducts<float, float>(a, f, rng, what + " <float>");
+  CheckProducts<float, double>(a, f, rng, what + " <float, double>");
+  CheckProducts<std::complex<double>, std::complex<double>>(a, f, rng, what + " <complex>");
+  CheckProducts<std::complex<float>, std::complex<float>>(a, f, rng, what + " <complex float>");
+  CheckProducts<std::complex<float>, std::complex<double>>(a, f, rng, what + " <complex float, complex>");
+  CheckValueOps<double>(a, f, rng, what + " <double>");
+  CheckValueOps<float>(a, f, rng, what + " <float>");
+  CheckValueOps<std::complex<double>>(a, f, rng, what + " <complex>");
+  CheckValueOps<std::complex<float>>(a, f, rng, what + " <complex float>");
+}
+
+/* Option and CSR validation */
+void CheckValidation()
+{
+  const std::vector<int> rowptr{0, 1, 2}, colidx{0, 1};
+  const int              bad_start[]{1, 1, 2}, bad_order[]{0, 2, 1}, bad_col[]{0, 2};
+  Format                 f;
+
+  for (int br : {0, -1, -32}) JAGGED_CHECK(BuildFormat(2, 2, rowptr.data(), colidx.data(), {Kind::PJDS, br, LongRowMode::Auto, 0}, &f) == Status::InvalidBlockRows, "b_r %d accepted", br);
+  JAGGED_CHECK(BuildFormat(2, 2, rowptr.data(), colidx.data(), {Kind::JDS, 0, LongRowMode::Auto, 0}, &f) == Status::Success, "JDS ignores b_r");
+  JAGGED_CHECK(BuildFormat(2, 2, rowptr.data(), colidx.data(), {Kind::PJDS, 32, LongRowMode::Split, -1}, &f) == Status::InvalidThreshold, "threshold -1 accepted");
+  JAGGED_CHECK(BuildFormat(2, 2, bad_start, colidx.data(), Options(), &f) == Status::InvalidCSR, "rowptr[0] != 0 accepted");
+  JAGGED_CHECK(BuildFormat(2, 2, bad_order, colidx.data(), Options(), &f) == Status::InvalidCSR, "decreasing rowptr accepted");
+  JAGGED_CHECK(BuildFormat(2, 2, rowptr.data(), bad_col, Options(), &f) == Status::InvalidCSR, "column out of range accepted");
+  JAGGED_CHECK(BuildFormat(-1, 2, rowptr.data(), colidx.data(), Options(), &f) == Status::InvalidCSR, "negative nrows accepted");
+  JAGGED_CHECK(BuildFormat(0, 0, nullptr, nullptr, Options(), &f) == Status::Success && f.nslots == 0, "empty matrix without arrays");
+  for (Status s : {Status::Success, Status::InvalidBlockRows, Status::InvalidThreshold, Status::InvalidCSR, Status::TooLarge, Status::OutOfMemory}) JAGGED_CHECK(StatusString(s)[0] != '\0', "empty status string");
+}
+
+/* The automatic threshold rule, and the split it makes or avoids */
+void CheckLongRowRule(std::mt19937 &rng)
+{
+  Format f;
+  JAGGED_CHECK(LongRowThreshold(0, 0) == kLongRowMinLength && LongRowThreshold(100, 0) == kLongRowMinLength, "threshold of empty matrices");
+  JAGGED_CHECK(LongRowThreshold(100, 100 * 100) == 800 && LongRowThreshold(3, 100) == 267, "threshold = ceil(8 * mean)");
+
+  std::vector<int> len = UniformLengths(4096, 3, 9, rng);
+  len[1000]            = 4096;
+  const CSR arrow      = MakeCSR("arrow", 4096, len, rng, true);
+  BuildFormat(arrow.nrows, arrow.ncols, arrow.rowptr.data(), arrow.colidx.data(), Options(), &f);
+  JAGGED_CHECK(f.nlong == 1 && f.long_rows[0] == 1000 && f.nlong_block == 1 && f.ndiag <= 9, "auto split of a dense row: nlong %d ndiag %d", f.nlong, f.ndiag);
+  BuildFormat(arrow.nrows, arrow.ncols, arrow.rowptr.data(), arrow.colidx.data(), {Kind::PJDS, 32, LongRowMode::JaggedOnly, 0}, &f);
+  JAGGED_CHECK(f.nlong == 0 && f.ndiag == 4096, "jagged-only keeps the dense row");
+
+  const CSR wide = MakeCSR("uniform 300", 2000, UniformLengths(500, 280, 300, rng), rng, true);
+  BuildFormat(wide.nrows, wide.ncols, wide.rowptr.data(), wide.colidx.data(), Options(), &f);
+  JAGGED_CHECK(f.nlong == 0, "auto split rows of ordinary length (nlong %d)", f.nlong);
+  BuildFormat(wide.nrows, wide.ncols, wide.rowptr.data(), wide.colidx.data(), {Kind::JDS, 32, LongRowMode::Split, 0}, &f);
+  JAGGED_CHECK(f.nlong == 500 && f.nsorted == 0 && f.ndiag == 0 && f.nstored == 0, "split at 0 moves every non-empty row");
+}
+
+/* The pJDS paper's extreme case: one full row and one entry elsewhere; and a hand-checked example */
+void CheckKnownLayouts(std::mt19937 &rng)
+{
+  const int        n = 256, br = 32;
+  std::vector<int> len(n, 1);
+  Format           f;
+
+  len[0]           = n;
+  const CSR onefull = MakeCSR("one full row", n, len, rng, false);
+  BuildFormat(n, n, onefull.rowptr.data(), onefull.colidx.data(), {Kind::PJDS, br, LongRowMode::JaggedOnly, 0}, &f);
+  JAGGED_CHECK(f.nslots == (br + 1) * n - br, "pJDS stores (b_r+1)N - b_r, got %d", f.nslots);
+  JAGGED_CHECK(GetStats(f, 8).ellpack_slots == static_cast<long long>(n) * n, "ELLPACK stores N^2");
+
+  /* rows of lengths 2 3 0 3 1 (columns 0..len-1), pJDS b_r = 2: sorted rows 1 3 0 4 2 */
+  const std::vector<int> rowptr{0, 2, 5, 5, 8, 9}, colidx{0, 1, 0, 1, 2, 0, 1, 2, 0};
+  BuildFormat(5, 3, rowptr.data(), colidx.data(), {Kind::PJDS, 2, LongRowMode::JaggedOnly, 0}, &f);
+  JAGGED_CHECK((f.perm == std::vector<int>{1, 3, 0, 4, 2}), "example perm");
+  JAGGED_CHECK((f.rowlen == std::vector<int>{3, 3, 2, 2, 0}), "example rowlen");
+  JAGGED_CHECK((f.diagstart == std::vector<int>{0, 4, 8, 10}), "example diagstart");
+  JAGGED_CHECK((f.valmap == std::vector<int>{2, 5, 0, 8, 3, 6, 1, -1, 4, 7}), "example valmap");
+  JAGGED_CHECK((f.colidx == std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2}), "example colidx");
+  BuildFormat(5, 3, rowptr.data(), colidx.data(), {Kind::JDS, 32, LongRowMode::JaggedOnly, 0}, &f);
+  JAGGED_CHECK((f.rowlen == std::vector<int>{3, 3, 2, 1, 0} && f.diagstart == std::vector<int>{0, 32, 64, 96}), "JDS example");
+}
+
+} // namespace
+
+int main()
+{
+  std::mt19937 rng(20240611);
+  int          nbuilt = 0;
+
+  CheckValidation();
+  CheckLongRowRule(rng);
+  CheckKnownLayouts(rng);
+  for (const CSR &a : TestMatrices(rng)) {
+    for (const Options &o : TestOptions()) {
+      CheckMatrix(a, o, rng);
+      nbuilt++;
+    }
+  }
+  std::printf("test_jaggedformat: %d matrix/format combinations, %d failures\n", nbuilt, failures);
+  return failures ? 1 : 0;
+}
