@@ -303,19 +303,9 @@ static PetscErrorCode Bench(const char *label, CSR *c, PetscInt reps, PetscReal 
       if (s) minbytes = c->nnz * (sizeof(PetscJaggedScalarSingle) + 4.0) + (c->m + c->n) * sizeof(PetscJaggedScalarSingle);
       else minbytes = c->nnz * (sizeof(PetscScalar) + 4.0) + (c->m + c->n) * sizeof(PetscScalar);
       if (t >= 2) {
-        PetscViewer       sv;
-        char             *buf, *p;
-        long long         stored = 0;
-        PetscCall(PetscMalloc1(8192, &buf)); /* stored entries, from MatView()'s info */
-        PetscCall(PetscViewerStringOpen(PETSC_COMM_SELF, buf, 8192, &sv));
-        PetscCall(PetscViewerPushFormat(sv, PETSC_VIEWER_ASCII_INFO));
-        PetscCall(MatView(B, sv));
-        PetscCall(PetscViewerPopFormat(sv));
-        PetscCall(PetscViewerDestroy(&sv));
-        PetscCall(PetscStrstr(buf, "stored entries ", &p));
-        if (p) stored = atoll(p + 15);
-        overhead = c->nnz ? (PetscReal)(stored - c->nnz) / c->nnz : 0;
-        PetscCall(PetscFree(buf));
+        PetscCount nnz, stored;
+        PetscCall(MatJaggedGetStorage(B, &nnz, &stored));
+        overhead = nnz ? (PetscReal)(stored - nnz) / nnz : 0;
       }
       if (t == 0) t_aij = sec;
       if (t == 1) t_sell = sec;

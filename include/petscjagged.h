@@ -85,3 +85,4 @@ PETSC_EXTERN PetscErrorCode MatJaggedGetSinglePrecision(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatJaggedMultSingle(Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_EXTERN PetscErrorCode MatJaggedSetKernel(Mat, MatJaggedKernel, PetscInt);
 PETSC_EXTERN PetscErrorCode MatJaggedSetUseHost(Mat, PetscBool);
+PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *);

@@ -142,7 +142,7 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
 /* Diagonal tables of every size class: ndiag around 64, 1024, 4096 and beyond (global starts) */
 void CheckDiagonalTables(std::mt19937 &rng)
 {
-  for (int ndiag : {64, 65, 1024, 1025, 4096, 4097, 6000}) {
+  for (int ndiag : {gpu::kMaxConstantDiagonals - 1, gpu::kMaxConstantDiagonals, gpu::kMaxConstantDiagonals + 1, 1024, 4097, 6000, 20000}) {
     std::vector<int> len = UniformLengths(300, 0, 20, rng);
     len[17]              = ndiag;
     const CSR a          = MakeCSR("ndiag " + std::to_string(ndiag), 8000, len, rng, true);

@@ -147,3 +147,32 @@ PetscErrorCode MatJaggedSetUseHost(Mat A, PetscBool flg)
   PetscUseMethod(A, "MatJaggedSetUseHost_C", (Mat, PetscBool), (A, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@
+  MatJaggedGetStorage - Gets the number of nonzeros of a jagged-diagonal matrix and the number of
+  entries its format stores, padding included (on this process)
+
+  Not Collective
+
+  Input Parameter:
+. A - an assembled `MATJDSCUDA` or `MATPJDSCUDA` matrix
+
+  Output Parameters:
++ nnz    - nonzeros (may be `NULL`)
+- stored - stored entries, padding included (may be `NULL`)
+
+  Level: intermediate
+
+  Note:
+  `MatView()` with `PETSC_VIEWER_ASCII_INFO` reports the same with the ELLPACK comparison.
+
+.seealso: `MATPJDSCUDA`, `MATJDSCUDA`, `MatView()`
+@*/
+PetscErrorCode MatJaggedGetStorage(Mat A, PetscCount *nnz, PetscCount *stored)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for an unassembled matrix");
+  PetscUseMethod(A, "MatJaggedGetStorage_C", (Mat, PetscCount *, PetscCount *), (A, nnz, stored));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

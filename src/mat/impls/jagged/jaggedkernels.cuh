@@ -23,7 +23,7 @@ namespace jagged {
 namespace gpu {
 
 /* Largest ndiag whose diagonal starts are passed in constant memory; longer ones are read from global memory */
-constexpr int kMaxConstantDiagonals = 4096;
+constexpr int kMaxConstantDiagonals = 64;
 
 /* Entries of a long row summed by one thread block: rows of nlong_block are cut into such chunks */
 constexpr int kRowChunkLength = 2048;

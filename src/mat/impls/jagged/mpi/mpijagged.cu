@@ -104,6 +104,17 @@ static PetscErrorCode MatJaggedGetSinglePrecision_MPIJagged(Mat A, PetscBool *fl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatJaggedGetStorage_MPIJagged(Mat A, PetscCount *nnz, PetscCount *stored)
+{
+  PetscCount n = 0, s = 0, nb, sb;
+
+  PetscFunctionBegin;
+  MatMPIJaggedForBlocks(A, PetscCall(MatJaggedGetStorage(b_, &nb, &sb)); n += nb; s += sb);
+  if (nnz) *nnz = n;
+  if (stored) *stored = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatJaggedSetKernel_MPIJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
 {
   PetscFunctionBegin;
@@ -129,6 +140,7 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetSinglePrecision_C", add ? MatJaggedSetSinglePrecision_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -726,6 +726,17 @@ static PetscErrorCode MatJaggedGetSinglePrecision_SeqJagged(Mat A, PetscBool *fl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatJaggedGetStorage_SeqJagged(Mat A, PetscCount *nnz, PetscCount *stored)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedSync(A));
+  if (nnz) *nnz = j->format->nnz;
+  if (stored) *stored = j->format->nslots;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatJaggedSetKernel_SeqJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
@@ -840,6 +851,7 @@ static PetscErrorCode MatSeqJaggedComposeAll(Mat B, MatType type, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_SeqJagged : NULL));
   PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaij_C", type));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, name, add ? MatConvert_SeqJagged_SeqAIJ : NULL));
