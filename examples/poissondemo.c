@@ -1,7 +1,8 @@
 static char help[] = "Solves the 3D Poisson equation (7-point, DMDA) with CG + Jacobi twice: with PETSc's default GPU\n\
 matrix (aijcusparse) and with petsc-jagged's pjdscuda, and prints both times.\n\
 Without a GPU it says so and runs the CPU path (aij, and pjdscuda's host kernels).\n\
-  -n <64>  grid points per direction\n\n";
+  -n <64>                   grid points per direction\n\
+  -types <aijcusparse,pjdscuda> the matrix types to compare (on the GPU)\n\n";
 
 #include <petscdmda.h>
 #include <petscksp.h>
@@ -57,6 +58,11 @@ static PetscErrorCode Solve(DM da, MatType mtype, PetscBool gpu)
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPCG));
+  {
+    PC pc;
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+  }
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetUp(ksp));
@@ -86,11 +92,19 @@ int main(int argc, char **argv)
   PetscInt  n = 64;
   int       ngpus = 0;
   PetscBool gpu;
+  char     *types[8];
+  PetscInt  ntypes = 8;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscJaggedInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &ntypes, &gpu));
+  if (!gpu) {
+    PetscCall(PetscStrallocpy(MATAIJCUSPARSE, &types[0]));
+    PetscCall(PetscStrallocpy(MATPJDSCUDA, &types[1]));
+    ntypes = 2;
+  }
   gpu = (PetscBool)(cudaGetDeviceCount(&ngpus) == cudaSuccess && ngpus > 0);
   (void)cudaGetLastError();
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
@@ -99,14 +113,14 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "3D Poisson, %" PetscInt_FMT "^3 = %" PetscInt_FMT " unknowns, CG + Jacobi to rtol 1e-8\n", n, n * n * n));
   if (gpu) {
     PetscCall(DMSetVecType(da, VECCUDA));
-    PetscCall(Solve(da, MATAIJCUSPARSE, gpu));
-    PetscCall(Solve(da, MATPJDSCUDA, gpu));
+    for (PetscInt t = 0; t < ntypes; t++) PetscCall(Solve(da, types[t], gpu));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "No GPU here: solving on the CPU with aij and with pjdscuda's host reference kernels\n"));
     PetscCall(PetscOptionsSetValue(NULL, "-mat_jagged_host", "1"));
     PetscCall(Solve(da, MATAIJ, gpu));
     PetscCall(Solve(da, MATPJDSCUDA, gpu));
   }
+  for (PetscInt t = 0; t < ntypes; t++) PetscCall(PetscFree(types[t]));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
   return 0;

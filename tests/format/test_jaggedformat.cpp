@@ -216,7 +216,8 @@ void CheckLongRowRule(std::mt19937 &rng)
 {
   Format f;
   JAGGED_CHECK(LongRowThreshold(0, 0) == kLongRowMinLength && LongRowThreshold(100, 0) == kLongRowMinLength, "threshold of empty matrices");
-  JAGGED_CHECK(LongRowThreshold(100, 100 * 100) == 800 && LongRowThreshold(3, 100) == 267, "threshold = ceil(8 * mean)");
+  JAGGED_CHECK(LongRowThreshold(100000, 100000LL * 100) == 800 && LongRowThreshold(100000, 100000LL * 10) == 80, "threshold = ceil(8 * mean)");
+  JAGGED_CHECK(LongRowThreshold(100, 100 * 100) == kWarpRowMinMean && LongRowThreshold(100, 100 * 10) == 80, "small matrices of long rows: rows longer than kWarpRowMinMean by warps");
 
   std::vector<int> len = UniformLengths(4096, 3, 9, rng);
   len[1000]            = 4096;
@@ -228,7 +229,10 @@ void CheckLongRowRule(std::mt19937 &rng)
 
   const CSR wide = MakeCSR("uniform 300", 2000, UniformLengths(500, 280, 300, rng), rng, true);
   BuildFormat(wide.nrows, wide.ncols, wide.rowptr.data(), wide.colidx.data(), Options(), &f);
-  JAGGED_CHECK(f.nlong == 0, "auto split rows of ordinary length (nlong %d)", f.nlong);
+  JAGGED_CHECK(f.nlong == 500, "a small matrix of long rows runs every row by warps (nlong %d)", f.nlong);
+  const CSR many = MakeCSR("uniform 20", 2000, UniformLengths(kFewRows + 1000, 18, 22, rng), rng, true);
+  BuildFormat(many.nrows, many.ncols, many.rowptr.data(), many.colidx.data(), Options(), &f);
+  JAGGED_CHECK(f.nlong == 0, "auto does not split rows of ordinary length (nlong %d)", f.nlong);
   BuildFormat(wide.nrows, wide.ncols, wide.rowptr.data(), wide.colidx.data(), {Kind::JDS, 32, LongRowMode::Split, 0}, &f);
   JAGGED_CHECK(f.nlong == 500 && f.nsorted == 0 && f.ndiag == 0 && f.nstored == 0, "split at 0 moves every non-empty row");
 }

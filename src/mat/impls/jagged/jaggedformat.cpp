@@ -207,7 +207,9 @@ const char *StatusString(Status status)
 int LongRowThreshold(int nrows, long long nnz)
 {
   const double mean = nrows > 0 ? static_cast<double>(nnz) / nrows : 0.0;
-  const double t    = std::max(std::ceil(kLongRowMeanFactor * mean), static_cast<double>(kLongRowMinLength));
+  /* few rows of many entries: one thread per row leaves the GPU idle and waits on each row's loop */
+  if (nrows <= kFewRows && mean > kWarpRowMinMean) return kWarpRowMinMean;
+  const double t = std::max(std::ceil(kLongRowMeanFactor * mean), static_cast<double>(kLongRowMinLength));
   return t >= INT_MAX ? INT_MAX : static_cast<int>(t);
 }
 

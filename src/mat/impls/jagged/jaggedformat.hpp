@@ -37,6 +37,8 @@ constexpr int kDefaultBlockRows  = 32;   /* pJDS b_r: one warp */
 constexpr int kJDSDiagonalAlign  = 32;   /* JDS diagonals start at multiples of 32 slots */
 constexpr int kLongRowMeanFactor = 8;    /* Auto: long rows have more than 8x the mean length... */
 constexpr int kLongRowMinLength  = 64;   /* ...and more than 64 entries (see LongRowThreshold()) */
+constexpr int kFewRows            = 65536; /* Auto: matrices with at most this many rows... */
+constexpr int kWarpRowMinMean     = 16;    /* ...and more entries per row on average run rows longer than this by warps */
 constexpr int kBlockRowMinLength = 1024; /* long rows this long are split over thread blocks, not given a warp */
 
 struct Options {
@@ -89,7 +91,8 @@ const char *StatusString(Status status);
 
 /*
    Row length above which Auto puts a row in the long-row CSR part:
-     max(kLongRowMeanFactor * mean row length, kLongRowMinLength), mean = nnz / nrows.
+     max(kLongRowMeanFactor * mean row length, kLongRowMinLength), mean = nnz / nrows;
+   kWarpRowMinMean for small matrices (nrows <= kFewRows) whose mean exceeds it.
    One thread walks a whole row, so the jagged kernel lasts at least as long as its longest row,
    and pJDS pads that row's block of b_r rows to it; a warp (or for >= kBlockRowMinLength entries,
    several thread blocks) takes such a row 32 times faster.
