@@ -50,7 +50,7 @@ device-bundle: all
 # SpMV benchmark on this machine's GPU (real scalars); on the lent GPU machine use scripts/device-bench
 bench: plugin-real
 	$(BUILD)/real/bench/spmvbench -csv $(BUILD)/spmv.csv -mtx $$(ls ../shared/matrices/*.mtx | paste -sd, -)
-	python3 bench/plot.py $(BUILD)/spmv.csv $(BUILD)/spmv.png
+	python3 bench/report.py $(BUILD)/spmv.csv $(BUILD)/spmv.png $(BUILD)/spmv.md
 
 clean:
 	rm -rf $(BUILD) .device-bundle
