@@ -50,7 +50,8 @@ PETSC_EXTERN PetscErrorCode PetscJaggedGetVersion(char[], size_t);
    MatJaggedKernel - How a jagged-diagonal matrix treats rows much longer than the others
 
    Values:
-+  `MAT_JAGGED_KERNEL_AUTO`   - split off the long rows when there are any (rows longer than max(8 x mean, 64))
++  `MAT_JAGGED_KERNEL_AUTO`   - split off the long rows when there are any: rows longer than max(8 x mean, 64), or, in
+                                matrices of at most 65536 rows averaging more than 16 entries, rows longer than 16
 .  `MAT_JAGGED_KERNEL_JAGGED` - every row in the jagged-diagonal part, one thread per row (the papers' kernels)
 -  `MAT_JAGGED_KERNEL_SPLIT`  - rows longer than `-mat_jagged_long_row_threshold` in a CSR part run by a warp (or a block) per row
 
