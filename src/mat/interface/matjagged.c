@@ -63,7 +63,7 @@ PetscErrorCode MatJaggedGetSinglePrecision(Mat A, PetscBool *flg)
   Collective
 
   Input Parameters:
-+ A - a `MATJDSCUDA` or `MATPJDSCUDA` matrix (sequential)
++ A - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
 - x - the local part of the input, `PetscJaggedScalarSingle` entries in GPU memory (host memory
       with `-mat_jagged_host`), as many as the local columns
 
@@ -74,7 +74,9 @@ PetscErrorCode MatJaggedGetSinglePrecision(Mat A, PetscBool *flg)
 
   Notes:
   Creates the single-precision copy on first use if `MatJaggedSetSinglePrecision()` was not called.
-  Runs on PETSc's current CUDA stream and does not synchronize.
+  Runs on PETSc's current CUDA stream and does not synchronize. On more than one process the
+  off-process entries of x travel in single precision too, through the matrix's `PetscSF`, while
+  the diagonal block multiplies.
 
 .seealso: `MatJaggedSetSinglePrecision()`, `MatMult()`, `PetscJaggedScalarSingle`
 @*/

@@ -6,9 +6,14 @@
    scatter end, off-diagonal block product added on the GPU.
 */
 #include "mpijagged.h"
+#include <petscsf.h>
+#include <petscdevice_cuda.h>
 
 typedef struct {
-  MatType        seqtype;
+  MatType                  seqtype;
+  PetscJaggedScalarSingle *ghosts_single; /* the off-process entries of x for MatJaggedMultSingle() */
+  PetscInt                 nghosts;
+  PetscBool                ghosts_host;
   struct _MatOps aijops; /* MATMPIAIJ's operations */
   PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIJagged;
@@ -131,6 +136,48 @@ static PetscErrorCode MatJaggedSetUseHost_MPIJagged(Mat A, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatMPIJaggedFreeGhosts(Mat_MPIJagged *j)
+{
+  PetscFunctionBegin;
+  if (j->ghosts_host) PetscCall(PetscFree(j->ghosts_single));
+  else if (j->ghosts_single) PetscCallCUDA(cudaFree(j->ghosts_single));
+  j->ghosts_single = NULL;
+  j->nghosts       = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  y = A x in single precision: the halo exchange of x in single precision through MATMPIAIJ's
+  PetscSF, overlapped with the diagonal block's product, then the off-diagonal block's product added
+*/
+static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+  Mat            d, o;
+  PetscSF        sf;
+  PetscMemType   mtype;
+  PetscBool      host;
+  MPI_Datatype   unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedGetBlocks(A, &d, &o));
+  host  = ((Mat_SeqJagged *)d->spptr)->host;
+  mtype = host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE;
+  if (j->nghosts != o->cmap->n || j->ghosts_host != host) {
+    PetscCall(MatMPIJaggedFreeGhosts(j));
+    j->ghosts_host = host;
+    j->nghosts     = o->cmap->n;
+    if (host) PetscCall(PetscMalloc1(j->nghosts, &j->ghosts_single));
+    else PetscCallCUDA(cudaMalloc((void **)&j->ghosts_single, sizeof(PetscJaggedScalarSingle) * PetscMax(j->nghosts, 1)));
+  }
+  PetscCall(MatGetMultPetscSF(A, &sf));
+  PetscCall(PetscSFBcastWithMemTypeBegin(sf, unit, mtype, x, mtype, j->ghosts_single, MPI_REPLACE));
+  PetscCall(MatSeqJaggedMultSingle(d, x, NULL, y));
+  PetscCall(PetscSFBcastEnd(sf, unit, x, j->ghosts_single, MPI_REPLACE));
+  PetscCall(MatSeqJaggedMultSingle(o, j->ghosts_single, y, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
 {
   Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
@@ -139,6 +186,7 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", add ? MatMPIAIJSetPreallocation_MPIJagged : j->aijpreallocation));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetSinglePrecision_C", add ? MatJaggedSetSinglePrecision_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
@@ -151,6 +199,7 @@ static PetscErrorCode MatDestroy_MPIJagged(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_FALSE));
+  PetscCall(MatMPIJaggedFreeGhosts(j));
   A->ops->destroy = j->aijops.destroy;
   PetscCall(PetscFree(A->spptr));
   PetscCall((*A->ops->destroy)(A));

@@ -38,11 +38,17 @@ static inline const MatJaggedHostScalar *HostScalar(const PetscScalar *a)
   return reinterpret_cast<const MatJaggedHostScalar *>(a);
 }
 
-static inline PetscBool MatSeqJaggedIsPJDS(MatType type)
+/* The sequential type asked for: MatConvert() may pass the root name (pjdscuda, jdscuda) */
+static PetscErrorCode MatSeqJaggedTypeOf(MatType type, MatType *seqtype)
 {
-  PetscBool flg;
-  PetscCallAbort(PETSC_COMM_SELF, PetscStrcmp(type, MATSEQPJDSCUDA, &flg));
-  return flg;
+  PetscBool pjds, jds;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrendswith(type, MATPJDSCUDA, &pjds));
+  PetscCall(PetscStrendswith(type, MATJDSCUDA, &jds));
+  PetscCheck(pjds || jds, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a jagged-diagonal type: %s", type);
+  *seqtype = pjds ? MATSEQPJDSCUDA : MATSEQJDSCUDA;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* cudaFree(NULL) still needs a driver: free only what was allocated */
@@ -369,9 +375,12 @@ static PetscErrorCode MatMultTransposeAdd_SeqJagged(Mat A, Vec x, Vec w, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatJaggedMultSingle_SeqJagged(Mat A, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+/* y = A x (+ w; w may be y) with the single-precision copy; arrays on the device, or the host with host kernels */
+PetscErrorCode MatSeqJaggedMultSingle(Mat A, const PetscJaggedScalarSingle x[], const PetscJaggedScalarSingle w[], PetscJaggedScalarSingle y[])
 {
-  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+  Mat_SeqJagged            *j = (Mat_SeqJagged *)A->spptr;
+  const MatJaggedHostSingle *xs = reinterpret_cast<const MatJaggedHostSingle *>(x), *ws = reinterpret_cast<const MatJaggedHostSingle *>(w);
+  MatJaggedHostSingle       *ys = reinterpret_cast<MatJaggedHostSingle *>(y);
 
   PetscFunctionBegin;
   if (!j->single) {
@@ -380,19 +389,29 @@ static PetscErrorCode MatJaggedMultSingle_SeqJagged(Mat A, const PetscJaggedScal
   }
   PetscCall(MatSeqJaggedSync(A));
   PetscCall(PetscLogEventBegin(MAT_JAGGED_MultSingle, A, 0, 0, 0));
+  const MatJaggedHostSingle *vals = reinterpret_cast<const MatJaggedHostSingle *>(j->vals_single);
   if (j->host) {
-    jagged::host::Mult(*j->format, reinterpret_cast<const MatJaggedHostSingle *>(j->vals_single), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y));
+    if (w) jagged::host::MultAdd(*j->format, vals, xs, ws, ys);
+    else jagged::host::Mult(*j->format, vals, xs, ys);
     PetscCall(PetscLogFlops(2.0 * j->format->nnz));
   } else {
     cudaStream_t stream;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCall(PetscLogGpuTimeBegin());
-    PetscCallCUDA(jagged::gpu::Mult(*j->dformat, reinterpret_cast<const MatJaggedHostSingle *>(j->vals_single), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y), stream));
+    if (w) PetscCallCUDA(jagged::gpu::MultAdd(*j->dformat, vals, xs, ws, ys, stream));
+    else PetscCallCUDA(jagged::gpu::Mult(*j->dformat, vals, xs, ys, stream));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(2.0 * j->format->nnz));
   }
   PetscCall(PetscLogEventEnd(MAT_JAGGED_MultSingle, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedMultSingle_SeqJagged(Mat A, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedMultSingle(A, x, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -892,6 +911,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
 {
   Mat            B;
   Mat_SeqJagged *j;
+  PetscBool      pjds;
 
   PetscFunctionBegin;
   PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "Jagged-diagonal matrices need 32-bit PetscInt");
@@ -899,11 +919,13 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
     PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(MatSeqJaggedTypeOf(type, &type));
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, newmat));
   B = *newmat;
 
   PetscCall(PetscNew(&j));
-  j->kind                       = MatSeqJaggedIsPJDS(type) ? jagged::Kind::PJDS : jagged::Kind::JDS;
+  PetscCall(PetscStrcmp(type, MATSEQPJDSCUDA, &pjds));
+  j->kind                       = pjds ? jagged::Kind::PJDS : jagged::Kind::JDS;
   j->options.kind               = j->kind;
   j->options.block_rows         = jagged::kDefaultBlockRows;
   j->options.long_rows          = jagged::LongRowMode::Auto;

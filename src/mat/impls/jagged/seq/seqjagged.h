@@ -46,5 +46,6 @@ PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, 
 PETSC_INTERN PetscErrorCode MatSeqJaggedSetOptions(Mat, const Mat_SeqJagged *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
+PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingle(Mat, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 
 PETSC_INTERN PetscLogEvent MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;

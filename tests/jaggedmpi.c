@@ -1,0 +1,166 @@
+static char help[] = "Checks the MPI jagged-diagonal types against MATMPIAIJ on a random distributed matrix:\n\
+products, diagonal, scaling, the single-precision product with its halo exchange, conversions,\n\
+duplication and binding to the CPU.\n\
+  -type <pjdscuda>  the type (root name)\n\
+  -m <200>          local rows on rank 0 (rank r has m + 37 r)\n\
+  -gpu              GPU kernels and VECCUDA vectors (else give -mat_jagged_host)\n\n";
+
+#include <petscjagged.h>
+#include <petscdevice_cuda.h>
+
+static PetscErrorCode Check(const char *what, Vec got, Vec ref, PetscReal tol, PetscInt *count)
+{
+  Vec       d;
+  PetscReal nd, nr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(ref, &d));
+  PetscCall(VecCopy(got, d));
+  PetscCall(VecAXPY(d, -1.0, ref));
+  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
+  PetscCall(VecNorm(ref, NORM_INFINITY, &nr));
+  nd /= PetscMax(nr, PETSC_SMALL);
+  PetscCheck(nd <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: relative error %g above %g", what, (double)nd, (double)tol);
+  (*count)++;
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x in single precision through MatJaggedMultSingle(), returned in a double vector like y */
+static PetscErrorCode MultSingle(Mat A, Vec x, Vec y, PetscBool gpu)
+{
+  PetscInt                 m, n;
+  const PetscScalar       *xa;
+  PetscScalar             *ya;
+  PetscJaggedScalarSingle *xf, *yf;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(PetscMalloc2(n, &xf, m, &yf));
+  PetscCall(VecGetArrayRead(x, &xa));
+  for (PetscInt i = 0; i < n; i++) xf[i] = (PetscJaggedScalarSingle)xa[i];
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  if (gpu) {
+    PetscJaggedScalarSingle *dx, *dy;
+
+    PetscCallCUDA(cudaMalloc((void **)&dx, sizeof(*dx) * PetscMax(n, 1)));
+    PetscCallCUDA(cudaMalloc((void **)&dy, sizeof(*dy) * PetscMax(m, 1)));
+    PetscCallCUDA(cudaMemcpy(dx, xf, sizeof(*dx) * n, cudaMemcpyHostToDevice));
+    PetscCall(MatJaggedMultSingle(A, dx, dy));
+    PetscCallCUDA(cudaMemcpy(yf, dy, sizeof(*dy) * m, cudaMemcpyDeviceToHost));
+    PetscCallCUDA(cudaFree(dx));
+    PetscCallCUDA(cudaFree(dy));
+  } else PetscCall(MatJaggedMultSingle(A, xf, yf));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  for (PetscInt i = 0; i < m; i++) ya[i] = (PetscScalar)yf[i];
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(PetscFree2(xf, yf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char        type[64] = MATPJDSCUDA, seqtype[64];
+  PetscInt    m = 200, rstart, rend, N, checks = 0;
+  PetscMPIInt rank, size;
+  PetscBool   gpu = PETSC_FALSE, flg;
+  PetscRandom rnd;
+  Mat         R, A, B;
+  Vec         x, y, yr, w;
+  PetscReal   tol = 1e3 * PETSC_MACHINE_EPSILON;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscJaggedInitializePackage());
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-type", type, sizeof(type), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gpu", &gpu, NULL));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+
+  /* random matrix: diagonal, neighbours, and entries in random (mostly off-process) columns */
+  m += 37 * rank;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, m, m, PETSC_DETERMINE, PETSC_DETERMINE, 8, NULL, 8, NULL, &R));
+  PetscCall(MatGetSize(R, &N, NULL));
+  PetscCall(MatGetOwnershipRange(R, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt    cols[6] = {i, (i + 1) % N, (i + N - 1) % N, 0, 0, 0};
+    PetscScalar v[6];
+    for (PetscInt k = 0; k < 6; k++) PetscCall(PetscRandomGetValue(rnd, &v[k]));
+    for (PetscInt k = 3; k < 6; k++) {
+      PetscReal r;
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      cols[k] = (PetscInt)(r * N) % N;
+    }
+    PetscCall(MatSetValues(R, 1, &i, 6, cols, v, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(R, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(R, MAT_FINAL_ASSEMBLY));
+
+  PetscCall(MatConvert(R, type, MAT_INITIAL_MATRIX, &A));
+  PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "%s%s", size > 1 ? "mpi" : "seq", type));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, seqtype, &flg));
+  if (!flg) {
+    MatType got;
+    PetscCall(MatGetType(A, &got));
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert gave %s, not %s", got, seqtype);
+  }
+  PetscCall(MatViewFromOptions(A, NULL, "-jagged_view"));
+
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(MatCreateVecs(R, NULL, &yr));
+  PetscCall(VecDuplicate(y, &w));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecSetRandom(w, rnd));
+
+  PetscCall(MatMult(R, x, yr));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(Check("MatMult", y, yr, tol, &checks));
+  PetscCall(MatMultAdd(R, x, w, yr));
+  PetscCall(MatMultAdd(A, x, w, y));
+  PetscCall(Check("MatMultAdd", y, yr, tol, &checks));
+  PetscCall(MatMultTranspose(R, w, yr));
+  PetscCall(MatMultTranspose(A, w, y));
+  PetscCall(Check("MatMultTranspose", y, yr, tol, &checks));
+  PetscCall(MatGetDiagonal(R, yr));
+  PetscCall(MatGetDiagonal(A, y));
+  PetscCall(Check("MatGetDiagonal", y, yr, tol, &checks));
+
+  PetscCall(MatScale(R, -2.5));
+  PetscCall(MatScale(A, -2.5));
+  PetscCall(MatMult(R, x, yr));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(Check("MatMult after MatScale", y, yr, tol, &checks));
+  PetscCall(MultSingle(A, x, y, gpu));
+  PetscCall(Check("MatJaggedMultSingle", y, yr, 1e-5, &checks));
+
+  PetscCall(MatBindToCPU(A, PETSC_TRUE));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(Check("MatMult bound to the CPU", y, yr, tol, &checks));
+  PetscCall(MatBindToCPU(A, PETSC_FALSE));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(Check("MatMult unbound", y, yr, tol, &checks));
+
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  PetscCall(MatMult(B, x, y));
+  PetscCall(Check("MatMult of a duplicate", y, yr, tol, &checks));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatEqual(B, R, &flg));
+  PetscCheck(flg, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert back to AIJ changed the matrix");
+  checks++;
+  PetscCall(MatDestroy(&B));
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes: %" PetscInt_FMT " checks passed\n", seqtype, size, checks));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&yr));
+  PetscCall(VecDestroy(&w));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&R));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}
