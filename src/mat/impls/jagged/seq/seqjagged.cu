@@ -87,6 +87,9 @@ static PetscErrorCode MatSeqJaggedReset(Mat_SeqJagged *j)
   }
   delete j->format;
   j->format = NULL;
+  PetscCall(DeviceFree(j->stage));
+  j->stage  = NULL;
+  j->nstage = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -240,21 +243,48 @@ static PetscErrorCode VecCheckDevice(Vec v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VecGetArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya)
+/*
+  Arrays of the input x, the added w and the output y of a product, in the memory the kernels run in.
+  On the GPU, y and w must be VECCUDA; a host x (MATMPIAIJ's ghost vector when its blocks became
+  jagged only after MATMPIAIJ made it, as with hash or COO assembly) is staged to the device.
+*/
+static PetscErrorCode VecGetArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya, PetscBool *staged)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
 
   PetscFunctionBegin;
+  *staged = PETSC_FALSE;
   if (j->host) {
     PetscCall(VecGetArrayRead(x, xa));
     if (w && w != y) PetscCall(VecGetArrayRead(w, wa));
     if (w == y) PetscCall(VecGetArray(y, ya));
     else PetscCall(VecGetArrayWrite(y, ya));
   } else {
-    PetscCall(VecCheckDevice(x));
+    PetscBool xdev;
+
     PetscCall(VecCheckDevice(y));
     if (w) PetscCall(VecCheckDevice(w));
-    PetscCall(VecCUDAGetArrayRead(x, xa));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &xdev, VECSEQCUDA, VECMPICUDA, ""));
+    if (xdev) PetscCall(VecCUDAGetArrayRead(x, xa));
+    else {
+      const PetscScalar *h;
+      PetscInt           n;
+      cudaStream_t       stream;
+
+      PetscCall(VecGetLocalSize(x, &n));
+      if (n > j->nstage) {
+        PetscCall(DeviceFree(j->stage));
+        PetscCallCUDA(cudaMalloc((void **)&j->stage, sizeof(PetscScalar) * n));
+        j->nstage = n;
+      }
+      PetscCall(PetscGetCurrentCUDAStream(&stream));
+      PetscCall(VecGetArrayRead(x, &h));
+      PetscCallCUDA(cudaMemcpyAsync(j->stage, h, sizeof(PetscScalar) * n, cudaMemcpyHostToDevice, stream));
+      PetscCall(VecRestoreArrayRead(x, &h));
+      PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * n));
+      *xa     = j->stage;
+      *staged = PETSC_TRUE;
+    }
     if (w && w != y) PetscCall(VecCUDAGetArrayRead(w, wa));
     if (w == y) PetscCall(VecCUDAGetArray(y, ya));
     else PetscCall(VecCUDAGetArrayWrite(y, ya));
@@ -263,7 +293,7 @@ static PetscErrorCode VecGetArrays_Private(Mat A, Vec x, Vec w, Vec y, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VecRestoreArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya)
+static PetscErrorCode VecRestoreArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya, PetscBool staged)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
 
@@ -274,7 +304,7 @@ static PetscErrorCode VecRestoreArrays_Private(Mat A, Vec x, Vec w, Vec y, const
     if (w == y) PetscCall(VecRestoreArray(y, ya));
     else PetscCall(VecRestoreArrayWrite(y, ya));
   } else {
-    PetscCall(VecCUDARestoreArrayRead(x, xa));
+    if (!staged) PetscCall(VecCUDARestoreArrayRead(x, xa));
     if (w && w != y) PetscCall(VecCUDARestoreArrayRead(w, wa));
     if (w == y) PetscCall(VecCUDARestoreArray(y, ya));
     else PetscCall(VecCUDARestoreArrayWrite(y, ya));
@@ -297,10 +327,11 @@ static PetscErrorCode MatSeqJaggedApply(Mat A, MatJaggedProduct product, Vec x, 
   Mat_SeqJagged     *j = (Mat_SeqJagged *)A->spptr;
   const PetscScalar *xa, *wa = NULL;
   PetscScalar       *ya;
+  PetscBool          staged;
 
   PetscFunctionBegin;
   PetscCall(MatSeqJaggedSync(A));
-  PetscCall(VecGetArrays_Private(A, x, w, y, &xa, &wa, &ya));
+  PetscCall(VecGetArrays_Private(A, x, w, y, &xa, &wa, &ya, &staged));
   if (j->host) {
     const jagged::Format &f = *j->format;
     switch (product) {
@@ -343,7 +374,7 @@ static PetscErrorCode MatSeqJaggedApply(Mat A, MatJaggedProduct product, Vec x, 
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(2.0 * j->format->nnz));
   }
-  PetscCall(VecRestoreArrays_Private(A, x, w, y, &xa, &wa, &ya));
+  PetscCall(VecRestoreArrays_Private(A, x, w, y, &xa, &wa, &ya, staged));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -40,6 +40,8 @@ typedef struct {
   PetscJaggedScalarSingle *vals_single;
 
   jagged::gpu::DeviceFormat *dformat; /* GPU only */
+  PetscScalar               *stage;   /* device copy of a host input vector (GPU only) */
+  PetscInt                   nstage;
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);
