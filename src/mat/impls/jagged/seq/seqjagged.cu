@@ -87,9 +87,11 @@ static PetscErrorCode MatSeqJaggedReset(Mat_SeqJagged *j)
   }
   delete j->format;
   j->format = NULL;
-  PetscCall(DeviceFree(j->stage));
-  j->stage  = NULL;
-  j->nstage = 0;
+  for (int k = 0; k < 3; k++) {
+    PetscCall(DeviceFree(j->stage[k]));
+    j->stage[k]  = NULL;
+    j->nstage[k] = 0;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,57 +245,84 @@ static PetscErrorCode VecCheckDevice(Vec v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  Arrays of the input x, the added w and the output y of a product, in the memory the kernels run in.
-  On the GPU, y and w must be VECCUDA; a host x (MATMPIAIJ's ghost vector when its blocks became
-  jagged only after MATMPIAIJ made it, as with hash or COO assembly) is staged to the device.
-*/
-static PetscErrorCode VecGetArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya, PetscBool *staged)
+/* Device buffer k (0: x, 1: w, 2: y) of at least n entries, for vectors that are not VECCUDA */
+static PetscErrorCode MatSeqJaggedStage(Mat A, int k, PetscInt n, PetscScalar **buf)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
 
   PetscFunctionBegin;
-  *staged = PETSC_FALSE;
+  if (n > j->nstage[k]) {
+    PetscCall(DeviceFree(j->stage[k]));
+    PetscCallCUDA(cudaMalloc((void **)&j->stage[k], sizeof(PetscScalar) * n));
+    j->nstage[k] = n;
+  }
+  *buf = j->stage[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Device array of v for reading: its own when VECCUDA, else a staged copy of its host array */
+static PetscErrorCode VecGetDeviceRead(Mat A, int k, Vec v, const PetscScalar **a, PetscBool *staged)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, staged, VECSEQCUDA, VECMPICUDA, ""));
+  *staged = (PetscBool)!*staged;
+  if (!*staged) PetscCall(VecCUDAGetArrayRead(v, a));
+  else {
+    const PetscScalar *h;
+    PetscScalar       *d;
+    PetscInt           n;
+    cudaStream_t       stream;
+
+    PetscCall(VecGetLocalSize(v, &n));
+    PetscCall(MatSeqJaggedStage(A, k, n, &d));
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(VecGetArrayRead(v, &h));
+    PetscCallCUDA(cudaMemcpyAsync(d, h, sizeof(PetscScalar) * n, cudaMemcpyHostToDevice, stream));
+    PetscCall(VecRestoreArrayRead(v, &h));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * n));
+    *a = d;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Arrays of the input x, the added w and the output y of a product, in the memory the kernels run in.
+  On the GPU, vectors that are not VECCUDA are staged through device buffers: MATMPIAIJ's ghost
+  vector is one when MATMPIAIJ made it before its blocks became jagged (hash or COO assembly,
+  MatConvert()); its products read it (MatMult) or write it (MatMultTranspose).
+*/
+static PetscErrorCode VecGetArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya, PetscBool staged[3])
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  staged[0] = staged[1] = staged[2] = PETSC_FALSE;
   if (j->host) {
     PetscCall(VecGetArrayRead(x, xa));
     if (w && w != y) PetscCall(VecGetArrayRead(w, wa));
     if (w == y) PetscCall(VecGetArray(y, ya));
     else PetscCall(VecGetArrayWrite(y, ya));
   } else {
-    PetscBool xdev;
+    PetscCall(VecGetDeviceRead(A, 0, x, xa, &staged[0]));
+    if (w && w != y) PetscCall(VecGetDeviceRead(A, 1, w, wa, &staged[1]));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &staged[2], VECSEQCUDA, VECMPICUDA, ""));
+    staged[2] = (PetscBool)!staged[2];
+    if (staged[2]) {
+      if (w == y) PetscCall(VecGetDeviceRead(A, 2, y, (const PetscScalar **)ya, &staged[2]));
+      else {
+        PetscInt n;
 
-    PetscCall(VecCheckDevice(y));
-    if (w) PetscCall(VecCheckDevice(w));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &xdev, VECSEQCUDA, VECMPICUDA, ""));
-    if (xdev) PetscCall(VecCUDAGetArrayRead(x, xa));
-    else {
-      const PetscScalar *h;
-      PetscInt           n;
-      cudaStream_t       stream;
-
-      PetscCall(VecGetLocalSize(x, &n));
-      if (n > j->nstage) {
-        PetscCall(DeviceFree(j->stage));
-        PetscCallCUDA(cudaMalloc((void **)&j->stage, sizeof(PetscScalar) * n));
-        j->nstage = n;
+        PetscCall(VecGetLocalSize(y, &n));
+        PetscCall(MatSeqJaggedStage(A, 2, n, ya));
       }
-      PetscCall(PetscGetCurrentCUDAStream(&stream));
-      PetscCall(VecGetArrayRead(x, &h));
-      PetscCallCUDA(cudaMemcpyAsync(j->stage, h, sizeof(PetscScalar) * n, cudaMemcpyHostToDevice, stream));
-      PetscCall(VecRestoreArrayRead(x, &h));
-      PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * n));
-      *xa     = j->stage;
-      *staged = PETSC_TRUE;
-    }
-    if (w && w != y) PetscCall(VecCUDAGetArrayRead(w, wa));
-    if (w == y) PetscCall(VecCUDAGetArray(y, ya));
+    } else if (w == y) PetscCall(VecCUDAGetArray(y, ya));
     else PetscCall(VecCUDAGetArrayWrite(y, ya));
   }
   if (w == y) *wa = *ya;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VecRestoreArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya, PetscBool staged)
+static PetscErrorCode VecRestoreArrays_Private(Mat A, Vec x, Vec w, Vec y, const PetscScalar **xa, const PetscScalar **wa, PetscScalar **ya, const PetscBool staged[3])
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
 
@@ -304,9 +333,21 @@ static PetscErrorCode VecRestoreArrays_Private(Mat A, Vec x, Vec w, Vec y, const
     if (w == y) PetscCall(VecRestoreArray(y, ya));
     else PetscCall(VecRestoreArrayWrite(y, ya));
   } else {
-    if (!staged) PetscCall(VecCUDARestoreArrayRead(x, xa));
-    if (w && w != y) PetscCall(VecCUDARestoreArrayRead(w, wa));
-    if (w == y) PetscCall(VecCUDARestoreArray(y, ya));
+    if (!staged[0]) PetscCall(VecCUDARestoreArrayRead(x, xa));
+    if (w && w != y && !staged[1]) PetscCall(VecCUDARestoreArrayRead(w, wa));
+    if (staged[2]) { /* the result back to the host vector */
+      PetscScalar *h;
+      PetscInt     n;
+      cudaStream_t stream;
+
+      PetscCall(VecGetLocalSize(y, &n));
+      PetscCall(PetscGetCurrentCUDAStream(&stream));
+      PetscCall(VecGetArrayWrite(y, &h));
+      PetscCallCUDA(cudaMemcpyAsync(h, *ya, sizeof(PetscScalar) * n, cudaMemcpyDeviceToHost, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+      PetscCall(VecRestoreArrayWrite(y, &h));
+      PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * n));
+    } else if (w == y) PetscCall(VecCUDARestoreArray(y, ya));
     else PetscCall(VecCUDARestoreArrayWrite(y, ya));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -327,11 +368,11 @@ static PetscErrorCode MatSeqJaggedApply(Mat A, MatJaggedProduct product, Vec x, 
   Mat_SeqJagged     *j = (Mat_SeqJagged *)A->spptr;
   const PetscScalar *xa, *wa = NULL;
   PetscScalar       *ya;
-  PetscBool          staged;
+  PetscBool          staged[3];
 
   PetscFunctionBegin;
   PetscCall(MatSeqJaggedSync(A));
-  PetscCall(VecGetArrays_Private(A, x, w, y, &xa, &wa, &ya, &staged));
+  PetscCall(VecGetArrays_Private(A, x, w, y, &xa, &wa, &ya, staged));
   if (j->host) {
     const jagged::Format &f = *j->format;
     switch (product) {

@@ -40,8 +40,8 @@ typedef struct {
   PetscJaggedScalarSingle *vals_single;
 
   jagged::gpu::DeviceFormat *dformat; /* GPU only */
-  PetscScalar               *stage;   /* device copy of a host input vector (GPU only) */
-  PetscInt                   nstage;
+  PetscScalar               *stage[3]; /* device copies of host vectors x, w, y of a product (GPU only) */
+  PetscInt                   nstage[3];
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);
