@@ -6,7 +6,7 @@
 */
 #pragma once
 
-#include <petscmat.h>
+#include <petscksp.h>
 
 #define PETSC_JAGGED_VERSION_MAJOR 0
 #define PETSC_JAGGED_VERSION_MINOR 1
@@ -87,3 +87,8 @@ PETSC_EXTERN PetscErrorCode MatJaggedMultSingle(Mat, const PetscJaggedScalarSing
 PETSC_EXTERN PetscErrorCode MatJaggedSetKernel(Mat, MatJaggedKernel, PetscInt);
 PETSC_EXTERN PetscErrorCode MatJaggedSetUseHost(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *);
+
+/* Mixed-precision inner-outer CG: the outer flexible CG and the single-precision inner CG */
+#define KSPMPCG "mpcg"
+#define PCSPCG  "spcg"
+PETSC_EXTERN PetscErrorCode PCSPCGGetInnerIterations(PC, PetscInt *, PetscInt *);

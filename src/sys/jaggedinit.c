@@ -8,6 +8,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqPJDSCUDA(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_MPIJDSCUDA(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_MPIPJDSCUDA(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
+PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC);
+PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP);
 PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
 
 #if defined(PETSC_USE_COMPLEX)
@@ -157,6 +159,8 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(MatRegister(MATMPIPJDSCUDA, MatCreate_MPIPJDSCUDA));
   PetscCall(MatSeqJaggedRegisterFactors(MATSEQJDSCUDA));
   PetscCall(MatSeqJaggedRegisterFactors(MATSEQPJDSCUDA));
+  PetscCall(PCRegister(PCSPCG, PCCreate_SPCG));
+  PetscCall(KSPRegister(KSPMPCG, KSPCreate_MPCG));
   PetscCall(PetscLogEventRegister("MatJaggedBuild", MAT_CLASSID, &MAT_JAGGED_Build));
   PetscCall(PetscLogEventRegister("MatJaggedRefresh", MAT_CLASSID, &MAT_JAGGED_Refresh));
   PetscCall(PetscLogEventRegister("MatJaggedMultSgl", MAT_CLASSID, &MAT_JAGGED_MultSingle));

@@ -1,0 +1,330 @@
+/*
+   PCSPCG: z = B r where B approximates A^{-1} by a CG run in single precision on the operator's
+   single-precision copy (Buttari et al.; Golub and Ye's inexact inner-outer PCG; Cevahir, Nukada,
+   Matsuoka, "Fast conjugate gradients with multiple GPUs", 2009).
+
+   This version runs the inner iterations on the host, in single precision, with the host kernels of
+   the jagged-diagonal types: the reference the GPU inner loop will be checked against.
+*/
+#include <petsc/private/pcimpl.h>
+#include <petscjagged.h>
+
+typedef struct {
+  PetscInt                 max_it; /* inner iterations */
+  PetscReal                rtol;   /* stop earlier at this relative reduction (0: never) */
+  PetscBool                jacobi; /* Jacobi preconditioning inside the inner CG */
+  Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy */
+  PetscBool                own;
+  PetscInt                 n;
+  PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv;
+  PetscInt                 napply, ninner, nindefinite; /* statistics since PCSetUp() */
+} PC_SPCG;
+
+/* Hermitian dot product of single-precision vectors, summed in double over all processes */
+static PetscErrorCode SPCGDot(PC pc, const PetscJaggedScalarSingle a[], const PetscJaggedScalarSingle b[], PetscScalar *dot)
+{
+  PC_SPCG    *s   = (PC_SPCG *)pc->data;
+  PetscScalar sum = 0.0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < s->n; i++) sum += PetscConj((PetscScalar)a[i]) * (PetscScalar)b[i];
+  PetscCallMPI(MPIU_Allreduce(&sum, dot, 1, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
+  PetscCall(PetscLogFlops(8.0 * s->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = D^{-1} r (Jacobi) or z = r */
+static void SPCGPrecondition(PC_SPCG *s)
+{
+  if (s->jacobi)
+    for (PetscInt i = 0; i < s->n; i++) s->z[i] = s->dinv[i] * s->r[i];
+  else
+    for (PetscInt i = 0; i < s->n; i++) s->z[i] = s->r[i];
+}
+
+/*
+  A private copy of a matrix that has no single-precision copy of its own: a MATPJDSCUDA matrix with
+  the same rows, with host kernels.
+*/
+static PetscErrorCode PCSPCGCopyOperator(Mat P, Mat *A)
+{
+  PetscInt  m, n, M, N, rstart, rend, cstart, cend, *dnz, *onz;
+  MPI_Comm  comm = PetscObjectComm((PetscObject)P);
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(P, &m, &n));
+  PetscCall(MatGetSize(P, &M, &N));
+  PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
+  PetscCall(MatGetOwnershipRangeColumn(P, &cstart, &cend));
+  PetscCall(PetscCalloc2(m, &dnz, m, &onz));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt        nc;
+    const PetscInt *cols;
+
+    PetscCall(MatGetRow(P, i, &nc, &cols, NULL));
+    for (PetscInt k = 0; k < nc; k++) {
+      if (cols[k] >= cstart && cols[k] < cend) dnz[i - rstart]++;
+      else onz[i - rstart]++;
+    }
+    PetscCall(MatRestoreRow(P, i, &nc, &cols, NULL));
+  }
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, m, n, M, N));
+  PetscCall(MatSetType(*A, MATPJDSCUDA));
+  PetscCall(MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL));
+  PetscCall(MatJaggedSetUseHost(*A, PETSC_TRUE));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(P, i, &nc, &cols, &vals));
+    PetscCall(MatSetValues(*A, 1, &i, nc, cols, vals, INSERT_VALUES));
+    PetscCall(MatRestoreRow(P, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree2(dnz, onz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_SPCG(PC pc)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (s->own) PetscCall(MatDestroy(&s->A));
+  s->A   = NULL;
+  s->own = PETSC_FALSE;
+  PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
+  s->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_SPCG(PC pc)
+{
+  PC_SPCG       *s = (PC_SPCG *)pc->data;
+  Mat            P = pc->pmat;
+  VecType        vtype;
+  PetscBool      hasSingle, gpu;
+  char          *cuda;
+  PetscErrorCode (*f)(void);
+
+  PetscFunctionBegin;
+  PetscCall(MatGetVecType(P, &vtype));
+  PetscCall(PetscStrstr(vtype, "cuda", &cuda));
+  gpu = (PetscBool)(cuda != NULL);
+  PetscCheck(!gpu, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSPCG runs its inner iterations on host vectors in this version; the operator's vectors are %s (use -mat_jagged_host and host vectors)", vtype);
+  PetscCall(PetscObjectQueryFunction((PetscObject)P, "MatJaggedMultSingle_C", &f));
+  hasSingle = (PetscBool)(f != NULL);
+  PetscCall(PCReset_SPCG(pc));
+  if (hasSingle) s->A = P;
+  else {
+    PetscCall(PCSPCGCopyOperator(P, &s->A));
+    s->own = PETSC_TRUE;
+  }
+  PetscCall(MatJaggedSetSinglePrecision(s->A, PETSC_TRUE));
+  PetscCall(MatGetLocalSize(P, &s->n, NULL));
+  PetscCall(PetscMalloc6(s->n, &s->x, s->n, &s->r, s->n, &s->z, s->n, &s->p, s->n, &s->q, s->jacobi ? s->n : 0, &s->dinv));
+  if (s->jacobi) {
+    Vec                d;
+    const PetscScalar *da;
+
+    PetscCall(MatCreateVecs(P, NULL, &d));
+    PetscCall(MatGetDiagonal(P, d));
+    PetscCall(VecGetArrayRead(d, &da));
+    for (PetscInt i = 0; i < s->n; i++) {
+      PetscCheck(da[i] != 0.0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal entry in row %" PetscInt_FMT ": no Jacobi inside PCSPCG", i);
+      s->dinv[i] = (PetscJaggedScalarSingle)(1.0 / da[i]);
+    }
+    PetscCall(VecRestoreArrayRead(d, &da));
+    PetscCall(VecDestroy(&d));
+  }
+  s->napply = s->ninner = s->nindefinite = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = B r: the inner CG in single precision on r / ||r||, then scaled back */
+static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
+{
+  PC_SPCG           *s = (PC_SPCG *)pc->data;
+  const PetscScalar *ra;
+  PetscScalar       *za, rz, pq, rznew;
+  PetscReal          rnorm, tol2 = 0.0;
+  PetscInt           its = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecNorm(rv, NORM_2, &rnorm));
+  if (rnorm == 0.0) {
+    PetscCall(VecSet(zv, 0.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (PetscIsInfOrNanReal(rnorm)) {
+    pc->failedreason = PC_INCONSISTENT_RHS;
+    PetscCall(VecFlag(zv, PETSC_TRUE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetArrayRead(rv, &ra));
+  for (PetscInt i = 0; i < s->n; i++) {
+    s->r[i] = (PetscJaggedScalarSingle)(ra[i] / rnorm); /* scaled: single precision keeps its range */
+    s->x[i] = 0;
+  }
+  PetscCall(VecRestoreArrayRead(rv, &ra));
+  SPCGPrecondition(s);
+  for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i];
+  PetscCall(SPCGDot(pc, s->r, s->z, &rz));
+  if (s->rtol > 0) tol2 = s->rtol * s->rtol;
+  while (its < s->max_it) {
+    PetscScalar alpha, beta;
+
+    PetscCall(MatJaggedMultSingle(s->A, s->p, s->q));
+    PetscCall(SPCGDot(pc, s->p, s->q, &pq));
+    if (!(PetscRealPart(pq) > 0)) { /* indefinite, singular or not a number: keep what converged so far */
+      s->nindefinite++;
+      PetscCall(PetscInfo(pc, "Inner CG stopped at iteration %" PetscInt_FMT ": p'Ap = %g\n", its, (double)PetscRealPart(pq)));
+      break;
+    }
+    alpha = rz / pq;
+    for (PetscInt i = 0; i < s->n; i++) {
+      s->x[i] += (PetscJaggedScalarSingle)alpha * s->p[i];
+      s->r[i] -= (PetscJaggedScalarSingle)alpha * s->q[i];
+    }
+    PetscCall(PetscLogFlops(8.0 * s->n));
+    its++;
+    if (tol2 > 0) {
+      PetscScalar rr;
+
+      PetscCall(SPCGDot(pc, s->r, s->r, &rr));
+      if (PetscRealPart(rr) <= tol2) break;
+    }
+    if (its == s->max_it) break;
+    SPCGPrecondition(s);
+    PetscCall(SPCGDot(pc, s->r, s->z, &rznew));
+    beta = rznew / rz;
+    rz   = rznew;
+    for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i] + (PetscJaggedScalarSingle)beta * s->p[i];
+    PetscCall(PetscLogFlops(4.0 * s->n));
+  }
+  if (its == 0) SPCGPrecondition(s); /* no inner step taken: apply the inner preconditioner alone */
+  PetscCall(VecGetArrayWrite(zv, &za));
+  for (PetscInt i = 0; i < s->n; i++) za[i] = rnorm * (its ? (PetscScalar)s->x[i] : (PetscScalar)s->z[i]);
+  PetscCall(VecRestoreArrayWrite(zv, &za));
+  s->napply++;
+  s->ninner += its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptionsObject)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "SPCG options (single-precision inner CG)");
+  PetscCall(PetscOptionsInt("-pc_spcg_max_it", "Inner CG iterations", "PCSPCGSetMaxIterations", s->max_it, &s->max_it, NULL));
+  PetscCheck(s->max_it >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_max_it must be nonnegative, not %" PetscInt_FMT, s->max_it);
+  PetscCall(PetscOptionsReal("-pc_spcg_rtol", "Stop the inner CG at this relative residual reduction (0: run all iterations)", "PCSPCG", s->rtol, &s->rtol, NULL));
+  PetscCheck(s->rtol >= 0 && s->rtol < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_rtol must be in [0, 1), not %g", (double)s->rtol);
+  PetscCall(PetscOptionsBool("-pc_spcg_jacobi", "Jacobi preconditioning inside the inner CG", "PCSPCG", s->jacobi, &s->jacobi, NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
+{
+  PC_SPCG  *s = (PC_SPCG *)pc->data;
+  PetscBool ascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->jacobi ? ", Jacobi" : ""));
+  if (s->rtol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or to a relative residual of %g", (double)s->rtol));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy (host kernels)" : "the matrix's own") : "not set up yet"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt_FMT ", inner iterations %" PetscInt_FMT " (%.1f each), inner breakdowns %" PetscInt_FMT "\n", s->napply, s->ninner, s->napply ? (double)s->ninner / s->napply : 0.0, s->nindefinite));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetInnerIterations_SPCG(PC pc, PetscInt *napply, PetscInt *ninner)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (napply) *napply = s->napply;
+  if (ninner) *ninner = s->ninner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_SPCG(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_SPCG(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetInnerIterations_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCSPCG - "spcg" - preconditions with a conjugate gradient run in single precision on the operator's
+   single-precision copy: the inner solver of the mixed-precision inner-outer CG
+
+   Options Database Keys:
++  -pc_spcg_max_it <10> - inner iterations
+.  -pc_spcg_rtol <0>    - stop the inner iterations earlier at this relative residual (0: never)
+-  -pc_spcg_jacobi      - Jacobi preconditioning inside the inner CG
+
+   Level: intermediate
+
+   Notes:
+   B r is a few CG steps, not a fixed linear operator: use it with a flexible outer method
+   (`KSPMPCG`, `KSPFCG`, `KSPGCR`, `KSPFGMRES`). The operator should be symmetric (Hermitian) positive
+   definite. A `MATJDSCUDA` or `MATPJDSCUDA` operator multiplies with its own single-precision copy
+   (`MatJaggedMultSingle()`); any other assembled matrix gets a private `MATPJDSCUDA` copy. The
+   right-hand side is scaled to unit norm before it is rounded to single precision. An inner step
+   that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
+
+   This version runs the inner iterations on the host (host vectors, `-mat_jagged_host`).
+
+.seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
+{
+  PC_SPCG *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&s));
+  s->max_it                = 10;
+  pc->data                 = s;
+  pc->ops->setup           = PCSetUp_SPCG;
+  pc->ops->apply           = PCApply_SPCG;
+  pc->ops->reset           = PCReset_SPCG;
+  pc->ops->destroy         = PCDestroy_SPCG;
+  pc->ops->setfromoptions  = PCSetFromOptions_SPCG;
+  pc->ops->view            = PCView_SPCG;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetInnerIterations_C", PCSPCGGetInnerIterations_SPCG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetInnerIterations - Gets how often a `PCSPCG` was applied since its set-up and the inner
+  iterations it ran in all
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameters:
++ napply - applications (may be `NULL`)
+- ninner - inner iterations (may be `NULL`)
+
+  Level: intermediate
+
+.seealso: `PCSPCG`, `KSPMPCG`
+@*/
+PetscErrorCode PCSPCGGetInnerIterations(PC pc, PetscInt *napply, PetscInt *ninner)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCSPCGGetInnerIterations_C", (PC, PetscInt *, PetscInt *), (pc, napply, ninner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,159 @@
+static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, error against KSPCG's, breakdowns.\n\
+  -problem <poisson2d|poisson3d|aniso|mtx|indefinite|nan>\n\
+  -n <32>       grid points per direction\n\
+  -f <file>     Matrix Market file (real symmetric; -problem mtx)\n\
+  -rtol <1e-12> relative tolerance of both solves\n\n";
+
+#include <petscjagged.h>
+
+/* 5- or 7-point Laplacian on an n^d grid, anisotropic (eps in y) when aniso */
+static PetscErrorCode Laplacian(PetscInt d, PetscInt n, PetscReal eps, Mat *A)
+{
+  PetscInt N = d == 2 ? n * n : n * n * n, rstart, rend;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, N, N, 7, NULL, 7, NULL, A));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscInt x = r % n, y = (r / n) % n, z = d == 3 ? r / (n * n) : 0;
+    PetscReal diag = 0;
+    const PetscInt    dx[6] = {-1, 1, 0, 0, 0, 0}, dy[6] = {0, 0, -1, 1, 0, 0}, dz[6] = {0, 0, 0, 0, -1, 1};
+    for (PetscInt k = 0; k < 2 * d; k++) {
+      PetscInt  X = x + dx[k], Y = y + dy[k], Z = z + dz[k];
+      PetscReal w = dy[k] ? eps : 1.0;
+      diag += w;
+      if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= (d == 3 ? n : 1)) continue;
+      PetscCall(MatSetValue(*A, r, (d == 3 ? Z * n * n : 0) + Y * n + X, -w, INSERT_VALUES));
+    }
+    PetscCall(MatSetValue(*A, r, r, diag, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A real symmetric Matrix Market file (lower triangle stored) */
+static PetscErrorCode ReadSymmetricMM(const char *file, Mat *A)
+{
+  FILE    *f;
+  char     line[512];
+  PetscInt M, N, L;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFOpen(PETSC_COMM_SELF, file, "r", &f));
+  do PetscCheck(fgets(line, sizeof(line), f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: no size line", file);
+  while (line[0] == '%');
+  PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT, &M, &N, &L) == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad size line", file);
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, M, N, 0, NULL, A));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt e = 0; e < L; e++) {
+    PetscInt r, c;
+    double   v;
+    PetscCheck(fgets(line, sizeof(line), f) && sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %lf", &r, &c, &v) == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad entry", file);
+    PetscCall(MatSetValue(*A, r - 1, c - 1, v, ADD_VALUES));
+    if (r != c) PetscCall(MatSetValue(*A, c - 1, r - 1, v, ADD_VALUES));
+  }
+  PetscCall(PetscFClose(PETSC_COMM_SELF, f));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solves A x = b with the given KSP type and PC; returns the true relative residual and the error against xe */
+static PetscErrorCode SolveWith(Mat A, Vec b, Vec xe, KSPType type, PCType pctype, PetscReal rtol, PetscReal *relres, PetscReal *err, KSPConvergedReason *reason)
+{
+  KSP       ksp;
+  Vec       x, r;
+  PetscReal nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  if (pctype) {
+    PC pc;
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, pctype));
+  }
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_SMALL * 1e-30, PETSC_CURRENT, 20000));
+  PetscCall(KSPSetOptionsPrefix(ksp, type));
+  PetscCall(KSPAppendOptionsPrefix(ksp, "_"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, relres));
+  PetscCall(VecNorm(b, NORM_2, &nb));
+  *relres /= nb;
+  PetscCall(VecAXPY(x, -1.0, xe));
+  PetscCall(VecNorm(x, NORM_2, err));
+  PetscCall(VecNorm(xe, NORM_2, &nb));
+  *err /= nb;
+  {
+    PetscInt its;
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-5s %s: %s, %" PetscInt_FMT " iterations, true relative residual %.2e, relative error %.2e\n", type, pctype ? pctype : "default PC", KSPConvergedReasons[*reason], its, (double)*relres, (double)*err));
+  }
+  PetscCall(KSPViewFromOptions(ksp, NULL, "-view"));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char               problem[32] = "poisson2d", file[PETSC_MAX_PATH_LEN] = "";
+  PetscInt           n           = 32;
+  PetscReal          rtol        = 1e-12, res, err, rescg, errcg;
+  Mat                A;
+  Vec                xe, b;
+  PetscRandom        rnd;
+  KSPConvergedReason reason, reasoncg;
+  PetscBool          breakdown;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscJaggedInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-f", file, sizeof(file), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
+  PetscCall(PetscStrcmpAny(problem, &breakdown, "indefinite", "nan", ""));
+
+  if (!strcmp(problem, "poisson3d")) PetscCall(Laplacian(3, n, 1.0, &A));
+  else if (!strcmp(problem, "aniso")) PetscCall(Laplacian(2, n, 1e-2, &A));
+  else if (!strcmp(problem, "mtx")) PetscCall(ReadSymmetricMM(file, &A));
+  else PetscCall(Laplacian(2, n, 1.0, &A));
+  if (!strcmp(problem, "indefinite")) PetscCall(MatShift(A, -1.0)); /* eigenvalues of both signs */
+  { /* -op_type: the operator's type (e.g. pjdscuda with -mat_jagged_host) */
+    char      mtype[64];
+    PetscBool set;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-op_type", mtype, sizeof(mtype), &set));
+    if (set) PetscCall(MatConvert(A, mtype, MAT_INPLACE_MATRIX, &A));
+  }
+
+  PetscCall(MatCreateVecs(A, &xe, &b));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(xe, rnd));
+  PetscCall(MatMult(A, xe, b));
+  if (!strcmp(problem, "nan")) PetscCall(VecFlag(b, PETSC_TRUE));
+
+  PetscCall(SolveWith(A, b, xe, KSPMPCG, NULL, rtol, &res, &err, &reason));
+  if (!breakdown) {
+    PetscCall(SolveWith(A, b, xe, KSPCG, PCJACOBI, rtol, &rescg, &errcg, &reasoncg));
+    PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg did not converge: %s", KSPConvergedReasons[reason]);
+    PetscCheck(res <= 2 * rtol, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg true relative residual %g above %g", (double)res, (double)rtol);
+    PetscCheck(err <= 100 * errcg + 10 * PETSC_MACHINE_EPSILON, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg error %g far above CG's %g", (double)err, (double)errcg);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "double accuracy reached: residual %.2e, error %.2e (CG %.2e)\n", (double)res, (double)err, (double)errcg));
+  } else PetscCheck(reason < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "mpcg reported %s on a problem it cannot solve", KSPConvergedReasons[reason]);
+  PetscCall(VecDestroy(&xe));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}
