@@ -2,7 +2,8 @@ static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, 
   -problem <poisson2d|poisson3d|aniso|mtx|indefinite|nan>\n\
   -n <32>       grid points per direction\n\
   -f <file>     Matrix Market file (real symmetric; -problem mtx)\n\
-  -rtol <1e-12> relative tolerance of both solves\n\n";
+  -rtol <1e-12> relative tolerance of both solves\n\
+  -expect_breakdown  mpcg must end with a divergence reason\n\n";
 
 #include <petscjagged.h>
 
@@ -123,6 +124,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscStrcmpAny(problem, &breakdown, "indefinite", "nan", ""));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_breakdown", &breakdown, NULL));
 
   if (!strcmp(problem, "poisson3d")) PetscCall(Laplacian(3, n, 1.0, &A));
   else if (!strcmp(problem, "aniso")) PetscCall(Laplacian(2, n, 1e-2, &A));

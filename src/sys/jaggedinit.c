@@ -161,6 +161,7 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(MatSeqJaggedRegisterFactors(MATSEQPJDSCUDA));
   PetscCall(PCRegister(PCSPCG, PCCreate_SPCG));
   PetscCall(KSPRegister(KSPMPCG, KSPCreate_MPCG));
+  PetscCall(KSPMonitorRegister("mpcg", PETSCVIEWERASCII, PETSC_VIEWER_DEFAULT, KSPMonitorMPCG, NULL, NULL));
   PetscCall(PetscLogEventRegister("MatJaggedBuild", MAT_CLASSID, &MAT_JAGGED_Build));
   PetscCall(PetscLogEventRegister("MatJaggedRefresh", MAT_CLASSID, &MAT_JAGGED_Refresh));
   PetscCall(PetscLogEventRegister("MatJaggedMultSgl", MAT_CLASSID, &MAT_JAGGED_MultSingle));

@@ -155,6 +155,43 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  KSPMonitorMPCG - Prints the residual norm and the inner (single-precision) iterations run so far at
+  each outer iteration of `KSPMPCG` with `PCSPCG`
+
+  Collective
+
+  Input Parameters:
++ ksp   - the `KSPMPCG` solver
+. n     - outer iteration
+. rnorm - residual norm
+- vf    - viewer and format
+
+  Options Database Key:
+. -ksp_monitor_mpcg - use it
+
+  Level: intermediate
+
+.seealso: `KSPMPCG`, `PCSPCG`, `KSPMonitorResidual()`
+@*/
+PetscErrorCode KSPMonitorMPCG(KSP ksp, PetscInt n, PetscReal rnorm, PetscViewerAndFormat *vf)
+{
+  PetscViewer viewer = vf->viewer;
+  PetscInt    ninner = 0, tablevel;
+  PetscBool   spcg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCSPCG, &spcg));
+  if (spcg) PetscCall(PCSPCGGetInnerIterations(ksp->pc, NULL, &ninner));
+  PetscCall(PetscObjectGetTabLevel((PetscObject)ksp, &tablevel));
+  PetscCall(PetscViewerPushFormat(viewer, vf->format));
+  PetscCall(PetscViewerASCIIAddTab(viewer, tablevel));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%3" PetscInt_FMT " KSP MPCG residual norm %14.12e, inner iterations %" PetscInt_FMT "\n", n, (double)rnorm, ninner));
+  PetscCall(PetscViewerASCIISubtractTab(viewer, tablevel));
+  PetscCall(PetscViewerPopFormat(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPView_MPCG(KSP ksp, PetscViewer viewer)
 {
   KSP_MPCG *m = (KSP_MPCG *)ksp->data;
@@ -188,6 +225,7 @@ static PetscErrorCode KSPSetFromOptions_MPCG(KSP ksp, PetscOptionItems PetscOpti
   PetscCall(PetscOptionsInt("-ksp_mpcg_stagnation_its", "Outer iterations without a 10% residual reduction that stop the solve", "KSPMPCG", m->stagits, &m->stagits, NULL));
   PetscCheck(m->stagits >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_mpcg_stagnation_its must be positive");
   PetscOptionsHeadEnd();
+  PetscCall(KSPMonitorSetFromOptions(ksp, "-ksp_monitor_mpcg", "mpcg", NULL));
   if (mmax != m->mmax) {
     PetscCall(KSPReset_MPCG(ksp));
     m->mmax         = mmax;
@@ -210,7 +248,8 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
 
    Options Database Keys:
 +  -ksp_mpcg_mmax <30>            - previous directions kept (Notay's truncation)
--  -ksp_mpcg_stagnation_its <30> - outer iterations without a 10% residual reduction that end the solve
+.  -ksp_mpcg_stagnation_its <30> - outer iterations without a 10% residual reduction that end the solve
+-  -ksp_monitor_mpcg              - monitor the residual and the inner iterations, see `KSPMonitorMPCG()`
 
    Level: intermediate
 
