@@ -135,6 +135,12 @@ static PetscErrorCode CheckProducts(Ctx *ctx, const char *label, Mat A, Mat R, P
   PetscCall(PetscSNPrintf(what, sizeof(what), "%s MatMultTransposeAdd", label));
   PetscCall(Check(ctx, what, xa, xc, ctx->tol));
 
+  PetscCall(MatMultHermitianTranspose(R, wr, xc));
+  PetscCall(VecSet(xa, 42.0));
+  PetscCall(MatMultHermitianTranspose(A, wa, xa));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s MatMultHermitianTranspose", label));
+  PetscCall(Check(ctx, what, xa, xc, ctx->tol));
+
   PetscCall(MatCreateVecs(R, NULL, &dr));
   PetscCall(MatCreateVecs(A, NULL, &da));
   PetscCall(MatGetDiagonal(R, dr));

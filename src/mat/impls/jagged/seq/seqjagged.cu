@@ -790,12 +790,17 @@ static PetscErrorCode MatBindToCPU_SeqJagged(Mat A, PetscBool flg)
     A->ops->multtranspose    = j->aijops.multtranspose;
     A->ops->multtransposeadd = j->aijops.multtransposeadd;
     A->ops->getdiagonal      = j->aijops.getdiagonal;
+    A->ops->multhermitiantranspose    = j->aijops.multhermitiantranspose;
+    A->ops->multhermitiantransposeadd = j->aijops.multhermitiantransposeadd;
   } else {
     A->ops->mult             = MatMult_SeqJagged;
     A->ops->multadd          = MatMultAdd_SeqJagged;
     A->ops->multtranspose    = MatMultTranspose_SeqJagged;
     A->ops->multtransposeadd = MatMultTransposeAdd_SeqJagged;
     A->ops->getdiagonal      = MatGetDiagonal_SeqJagged;
+    /* MatMultHermitianTranspose() then conjugates around the (GPU) transpose product */
+    A->ops->multhermitiantranspose    = NULL;
+    A->ops->multhermitiantransposeadd = NULL;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
