@@ -212,11 +212,6 @@ static PetscErrorCode CopyBandwidth(PetscReal *gbs)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-typedef struct {
-  const char *name;
-  PetscBool   single;
-} Variant;
-
 /* Seconds per product, best batch of 5; single: the fp32 copy with float device vectors */
 static PetscErrorCode TimeMult(Mat B, PetscBool single, PetscInt reps, Vec x, Vec y, PetscReal *sec)
 {
