@@ -12,6 +12,7 @@ MATSEQAIJ; with -gpu the GPU kernels are compared with the host reference kernel
 
 #include <petscjagged.h>
 #include <petscdevice_cuda.h>
+#include "checkvec.h"
 
 typedef struct {
   PetscReal tol, tol_single;
@@ -19,32 +20,10 @@ typedef struct {
   PetscInt  checks;
 } Ctx;
 
-/* |a - b| / max(|b|, tiny), over vectors of possibly different types */
-static PetscErrorCode RelativeError(Vec a, Vec b, PetscReal *err)
-{
-  Vec       d;
-  PetscReal nd, nb;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(b, &d));
-  PetscCall(VecCopy(a, d));
-  PetscCall(VecAXPY(d, -1.0, b));
-  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
-  PetscCall(VecNorm(b, NORM_INFINITY, &nb));
-  *err = nd / PetscMax(nb, PETSC_SMALL);
-  PetscCall(VecDestroy(&d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode Check(Ctx *ctx, const char *what, Vec got, Vec ref, PetscReal tol)
 {
-  PetscReal err;
-
   PetscFunctionBeginUser;
-  PetscCall(RelativeError(got, ref, &err));
-  PetscCall(PetscInfo(NULL, "%s: relative error %g\n", what, (double)err));
-  PetscCheck(err <= tol, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: relative error %g above %g", what, (double)err, (double)tol);
-  ctx->checks++;
+  PetscCall(CheckVecClose(what, got, ref, tol, &ctx->checks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,24 +7,7 @@ duplication and binding to the CPU.\n\
 
 #include <petscjagged.h>
 #include <petscdevice_cuda.h>
-
-static PetscErrorCode Check(const char *what, Vec got, Vec ref, PetscReal tol, PetscInt *count)
-{
-  Vec       d;
-  PetscReal nd, nr;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(ref, &d));
-  PetscCall(VecCopy(got, d));
-  PetscCall(VecAXPY(d, -1.0, ref));
-  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
-  PetscCall(VecNorm(ref, NORM_INFINITY, &nr));
-  nd /= PetscMax(nr, PETSC_SMALL);
-  PetscCheck(nd <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: relative error %g above %g", what, (double)nd, (double)tol);
-  (*count)++;
-  PetscCall(VecDestroy(&d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "checkvec.h"
 
 /* y = A x in single precision through MatJaggedMultSingle(), returned in a double vector like y */
 static PetscErrorCode MultSingle(Mat A, Vec x, Vec y, PetscBool gpu)
@@ -117,35 +100,35 @@ int main(int argc, char **argv)
 
   PetscCall(MatMult(R, x, yr));
   PetscCall(MatMult(A, x, y));
-  PetscCall(Check("MatMult", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatMult", y, yr, tol, &checks));
   PetscCall(MatMultAdd(R, x, w, yr));
   PetscCall(MatMultAdd(A, x, w, y));
-  PetscCall(Check("MatMultAdd", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatMultAdd", y, yr, tol, &checks));
   PetscCall(MatMultTranspose(R, w, yr));
   PetscCall(MatMultTranspose(A, w, y));
-  PetscCall(Check("MatMultTranspose", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatMultTranspose", y, yr, tol, &checks));
   PetscCall(MatGetDiagonal(R, yr));
   PetscCall(MatGetDiagonal(A, y));
-  PetscCall(Check("MatGetDiagonal", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatGetDiagonal", y, yr, tol, &checks));
 
   PetscCall(MatScale(R, -2.5));
   PetscCall(MatScale(A, -2.5));
   PetscCall(MatMult(R, x, yr));
   PetscCall(MatMult(A, x, y));
-  PetscCall(Check("MatMult after MatScale", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatMult after MatScale", y, yr, tol, &checks));
   PetscCall(MultSingle(A, x, y, gpu));
-  PetscCall(Check("MatJaggedMultSingle", y, yr, 1e-5, &checks));
+  PetscCall(CheckVecClose("MatJaggedMultSingle", y, yr, 1e-5, &checks));
 
   PetscCall(MatBindToCPU(A, PETSC_TRUE));
   PetscCall(MatMult(A, x, y));
-  PetscCall(Check("MatMult bound to the CPU", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatMult bound to the CPU", y, yr, tol, &checks));
   PetscCall(MatBindToCPU(A, PETSC_FALSE));
   PetscCall(MatMult(A, x, y));
-  PetscCall(Check("MatMult unbound", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatMult unbound", y, yr, tol, &checks));
 
   PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
   PetscCall(MatMult(B, x, y));
-  PetscCall(Check("MatMult of a duplicate", y, yr, tol, &checks));
+  PetscCall(CheckVecClose("MatMult of a duplicate", y, yr, tol, &checks));
   PetscCall(MatDestroy(&B));
   PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatEqual(B, R, &flg));
@@ -178,11 +161,11 @@ int main(int argc, char **argv)
     PetscCall(MatSetPreallocationCOO(B, nz, ci, cj));
     PetscCall(MatSetValuesCOO(B, cv, INSERT_VALUES));
     PetscCall(MatMult(B, x, y));
-    PetscCall(Check("MatMult after COO assembly", y, yr, tol, &checks));
+    PetscCall(CheckVecClose("MatMult after COO assembly", y, yr, tol, &checks));
     PetscCall(MatScale(B, 2.0));
     PetscCall(MatSetValuesCOO(B, cv, INSERT_VALUES)); /* new values through COO: refreshed */
     PetscCall(MatMult(B, x, y));
-    PetscCall(Check("MatMult after MatSetValuesCOO again", y, yr, tol, &checks));
+    PetscCall(CheckVecClose("MatMult after MatSetValuesCOO again", y, yr, tol, &checks));
     PetscCall(MatDestroy(&B));
     PetscCall(PetscFree3(ci, cj, cv));
   }
