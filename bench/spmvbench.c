@@ -10,64 +10,7 @@ MATSEQAIJCUSPARSE and MATSEQSELLCUDA, in one run on one GPU.\n\
 #include <petscjagged.h>
 #include <petscdevice_cuda.h>
 
-typedef struct {
-  PetscInt     m, n, nnz;
-  PetscInt    *i, *j;
-  PetscScalar *a;
-} CSR;
-
-static PetscErrorCode CSRDestroy(CSR *c)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree3(c->i, c->j, c->a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Poisson stencils on an n^d grid (d = 2: 5-point; d = 3: 7- or 27-point), rows optionally permuted P A P^T */
-static PetscErrorCode Stencil(PetscInt d, PetscInt npts, PetscInt n, PetscBool permute, CSR *c)
-{
-  PetscInt  N = d == 2 ? n * n : n * n * n, maxnz = npts, *perm = NULL, *inv = NULL, k = 0;
-  PetscRandom rnd;
-
-  PetscFunctionBeginUser;
-  c->m = c->n = N;
-  PetscCall(PetscMalloc3(N + 1, &c->i, N * maxnz, &c->j, N * maxnz, &c->a));
-  if (permute) {
-    PetscCall(PetscMalloc2(N, &perm, N, &inv));
-    PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
-    for (PetscInt r = 0; r < N; r++) perm[r] = r;
-    for (PetscInt r = N - 1; r > 0; r--) { /* Fisher-Yates */
-      PetscReal u;
-      PetscInt  s, t;
-      PetscCall(PetscRandomGetValueReal(rnd, &u));
-      s       = (PetscInt)(u * (r + 1));
-      t       = perm[r];
-      perm[r] = perm[s];
-      perm[s] = t;
-    }
-    for (PetscInt r = 0; r < N; r++) inv[perm[r]] = r;
-    PetscCall(PetscRandomDestroy(&rnd));
-  }
-  c->i[0] = 0;
-  for (PetscInt pr = 0; pr < N; pr++) {
-    PetscInt r = permute ? perm[pr] : pr, x = r % n, y = (r / n) % n, z = d == 3 ? r / (n * n) : 0, start = k;
-    for (PetscInt dz = (d == 3 ? -1 : 0); dz <= (d == 3 ? 1 : 0); dz++)
-      for (PetscInt dy = -1; dy <= 1; dy++)
-        for (PetscInt dx = -1; dx <= 1; dx++) {
-          PetscInt nb = PetscAbsInt(dx) + PetscAbsInt(dy) + PetscAbsInt(dz), X = x + dx, Y = y + dy, Z = z + dz, col;
-          if (npts != 27 && nb > 1) continue;
-          if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= (d == 3 ? n : 1)) continue;
-          col      = (d == 3 ? Z * n * n : 0) + Y * n + X;
-          c->j[k]  = permute ? inv[col] : col;
-          c->a[k++] = nb == 0 ? (PetscScalar)(npts - 1) : -1.0;
-        }
-    if (permute) PetscCall(PetscSortIntWithScalarArray(k - start, c->j + start, c->a + start));
-    c->i[pr + 1] = k;
-  }
-  c->nnz = k;
-  PetscCall(PetscFree2(perm, inv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "stencil.h"
 
 /* Power-law rows: degree floor(4 u^(-1/1.5)) capped at n/4, random distinct-ish columns, diagonal first */
 static PetscErrorCode PowerLaw(PetscInt N, CSR *c)
@@ -352,18 +295,18 @@ int main(int argc, char **argv)
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# %s, copy bandwidth %.0f GB/s\nmatrix,rows,nnz,type,us_per_spmv,gflops,gbs,pct_copy,overhead_pct,x_aijcusparse,x_sellcuda,setup_s,rel_err\n", prop.name, (double)bw));
   }
   if (n3 > 0) {
-    PetscCall(Stencil(3, 7, n3, PETSC_FALSE, &c));
+    PetscCall(Stencil(3, 7, n3, PETSC_FALSE, 1.0, &c));
     PetscCall(Bench("3D Poisson 7-pt", &c, reps, bw, csv));
     PetscCall(CSRDestroy(&c));
-    PetscCall(Stencil(3, 7, n3, PETSC_TRUE, &c));
+    PetscCall(Stencil(3, 7, n3, PETSC_TRUE, 1.0, &c));
     PetscCall(Bench("3D Poisson 7-pt permuted", &c, reps, bw, csv));
     PetscCall(CSRDestroy(&c));
-    PetscCall(Stencil(3, 27, n3, PETSC_FALSE, &c));
+    PetscCall(Stencil(3, 27, n3, PETSC_FALSE, 1.0, &c));
     PetscCall(Bench("3D Poisson 27-pt", &c, reps, bw, csv));
     PetscCall(CSRDestroy(&c));
   }
   if (n2 > 0) {
-    PetscCall(Stencil(2, 5, n2, PETSC_FALSE, &c));
+    PetscCall(Stencil(2, 5, n2, PETSC_FALSE, 1.0, &c));
     PetscCall(Bench("2D Poisson 5-pt", &c, reps, bw, csv));
     PetscCall(CSRDestroy(&c));
   }

@@ -3,22 +3,10 @@
    single-precision copy (Buttari et al.; Golub and Ye's inexact inner-outer PCG; Cevahir, Nukada,
    Matsuoka, "Fast conjugate gradients with multiple GPUs", 2009).
 
-   This version runs the inner iterations on the host, in single precision, with the host kernels of
-   the jagged-diagonal types: the reference the GPU inner loop will be checked against.
+   The inner iterations run where the operator's vectors live: on the GPU (spcgdevice.cu) for CUDA
+   vectors, on the host otherwise. This file holds the host loop, the reference twin of the device loop.
 */
-#include <petsc/private/pcimpl.h>
-#include <petscjagged.h>
-
-typedef struct {
-  PetscInt                 max_it; /* inner iterations */
-  PetscReal                rtol;   /* stop earlier at this relative reduction (0: never) */
-  PetscBool                jacobi; /* Jacobi preconditioning inside the inner CG */
-  Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy */
-  PetscBool                own;
-  PetscInt                 n;
-  PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv;
-  PetscInt                 napply, ninner, nindefinite; /* statistics since PCSetUp() */
-} PC_SPCG;
+#include "spcgimpl.h"
 
 /* Hermitian dot product of single-precision vectors, summed in double over all processes */
 static PetscErrorCode SPCGDot(PC pc, const PetscJaggedScalarSingle a[], const PetscJaggedScalarSingle b[], PetscScalar *dot)
@@ -44,9 +32,9 @@ static void SPCGPrecondition(PC_SPCG *s)
 
 /*
   A private copy of a matrix that has no single-precision copy of its own: a MATPJDSCUDA matrix with
-  the same rows, with host kernels.
+  the same rows, on the GPU or with host kernels.
 */
-static PetscErrorCode PCSPCGCopyOperator(Mat P, Mat *A)
+static PetscErrorCode PCSPCGCopyOperator(Mat P, PetscBool host, Mat *A)
 {
   PetscInt  m, n, M, N, rstart, rend, cstart, cend, *dnz, *onz;
   MPI_Comm  comm = PetscObjectComm((PetscObject)P);
@@ -72,7 +60,7 @@ static PetscErrorCode PCSPCGCopyOperator(Mat P, Mat *A)
   PetscCall(MatSetSizes(*A, m, n, M, N));
   PetscCall(MatSetType(*A, MATPJDSCUDA));
   PetscCall(MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL));
-  PetscCall(MatJaggedSetUseHost(*A, PETSC_TRUE));
+  PetscCall(MatJaggedSetUseHost(*A, host));
   for (PetscInt i = rstart; i < rend; i++) {
     PetscInt           nc;
     const PetscInt    *cols;
@@ -97,6 +85,7 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   s->A   = NULL;
   s->own = PETSC_FALSE;
   PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
+  PetscCall(PCSPCGDeviceDestroy(&s->dev));
   s->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,38 +97,47 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   VecType        vtype;
   PetscBool      hasSingle, gpu;
   char          *cuda;
+  Vec            dinv = NULL;
   PetscErrorCode (*f)(void);
 
   PetscFunctionBegin;
   PetscCall(MatGetVecType(P, &vtype));
   PetscCall(PetscStrstr(vtype, "cuda", &cuda));
   gpu = (PetscBool)(cuda != NULL);
-  PetscCheck(!gpu, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSPCG runs its inner iterations on host vectors in this version; the operator's vectors are %s (use -mat_jagged_host and host vectors)", vtype);
   PetscCall(PetscObjectQueryFunction((PetscObject)P, "MatJaggedMultSingle_C", &f));
   hasSingle = (PetscBool)(f != NULL);
   PetscCall(PCReset_SPCG(pc));
   if (hasSingle) s->A = P;
   else {
-    PetscCall(PCSPCGCopyOperator(P, &s->A));
+    PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->A));
     s->own = PETSC_TRUE;
   }
   PetscCall(MatJaggedSetSinglePrecision(s->A, PETSC_TRUE));
   PetscCall(MatGetLocalSize(P, &s->n, NULL));
-  PetscCall(PetscMalloc6(s->n, &s->x, s->n, &s->r, s->n, &s->z, s->n, &s->p, s->n, &s->q, s->jacobi ? s->n : 0, &s->dinv));
   if (s->jacobi) {
-    Vec                d;
-    const PetscScalar *da;
+    PetscScalar *da;
 
-    PetscCall(MatCreateVecs(P, NULL, &d));
-    PetscCall(MatGetDiagonal(P, d));
-    PetscCall(VecGetArrayRead(d, &da));
+    PetscCall(MatCreateVecs(P, NULL, &dinv));
+    PetscCall(MatGetDiagonal(P, dinv));
+    PetscCall(VecGetArray(dinv, &da));
     for (PetscInt i = 0; i < s->n; i++) {
       PetscCheck(da[i] != 0.0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal entry in row %" PetscInt_FMT ": no Jacobi inside PCSPCG", i);
-      s->dinv[i] = (PetscJaggedScalarSingle)(1.0 / da[i]);
+      da[i] = 1.0 / da[i];
     }
-    PetscCall(VecRestoreArrayRead(d, &da));
-    PetscCall(VecDestroy(&d));
+    PetscCall(VecRestoreArray(dinv, &da));
   }
+  if (gpu) PetscCall(PCSPCGDeviceCreate(pc, dinv, &s->dev));
+  else {
+    PetscCall(PetscMalloc6(s->n, &s->x, s->n, &s->r, s->n, &s->z, s->n, &s->p, s->n, &s->q, s->jacobi ? s->n : 0, &s->dinv));
+    if (s->jacobi) {
+      const PetscScalar *da;
+
+      PetscCall(VecGetArrayRead(dinv, &da));
+      for (PetscInt i = 0; i < s->n; i++) s->dinv[i] = (PetscJaggedScalarSingle)da[i];
+      PetscCall(VecRestoreArrayRead(dinv, &da));
+    }
+  }
+  PetscCall(VecDestroy(&dinv));
   s->napply = s->ninner = s->nindefinite = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -154,6 +152,10 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   PetscInt           its = 0;
 
   PetscFunctionBegin;
+  if (s->dev) {
+    PetscCall(PCSPCGDeviceApply(pc, rv, zv));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecNorm(rv, NORM_2, &rnorm));
   if (rnorm == 0.0) {
     PetscCall(VecSet(zv, 0.0));
@@ -225,32 +227,54 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscCall(PetscOptionsReal("-pc_spcg_rtol", "Stop the inner CG at this relative residual reduction (0: run all iterations)", "PCSPCG", s->rtol, &s->rtol, NULL));
   PetscCheck(s->rtol >= 0 && s->rtol < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_rtol must be in [0, 1), not %g", (double)s->rtol);
   PetscCall(PetscOptionsBool("-pc_spcg_jacobi", "Jacobi preconditioning inside the inner CG", "PCSPCG", s->jacobi, &s->jacobi, NULL));
+  PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCG", s->graph, &s->graph, NULL));
   PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Statistics since set-up, from the device loop when it runs */
+static PetscErrorCode PCSPCGGetStatistics(PC pc, PetscInt *napply, PetscInt *ninner, PetscInt *nindefinite)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (s->dev) PetscCall(PCSPCGDeviceGetStatistics(pc, napply, ninner, nindefinite));
+  else {
+    if (napply) *napply = s->napply;
+    if (ninner) *ninner = s->ninner;
+    if (nindefinite) *nindefinite = s->nindefinite;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
 {
-  PC_SPCG  *s = (PC_SPCG *)pc->data;
-  PetscBool ascii;
+  PC_SPCG    *s = (PC_SPCG *)pc->data;
+  PetscBool   ascii;
+  PetscInt    napply, ninner, nindefinite;
+  PetscMPIInt size;
+  const char *where;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->jacobi ? ", Jacobi" : ""));
   if (s->rtol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or to a relative residual of %g", (double)s->rtol));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "\n  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy (host kernels)" : "the matrix's own") : "not set up yet"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt_FMT ", inner iterations %" PetscInt_FMT " (%.1f each), inner breakdowns %" PetscInt_FMT "\n", s->napply, s->ninner, s->napply ? (double)s->ninner / s->napply : 0.0, s->nindefinite));
+  if (!s->A) where = "not set up yet";
+  else if (s->dev) where = size == 1 && s->graph ? "on the GPU, replayed as a CUDA graph" : "on the GPU, sums reduced through the host";
+  else where = "on the host";
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n  inner iterations run %s\n", where));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet"));
+  PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt_FMT ", inner iterations %" PetscInt_FMT " (%.1f each), inner breakdowns %" PetscInt_FMT "\n", napply, ninner, napply ? (double)ninner / napply : 0.0, nindefinite));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSPCGGetInnerIterations_SPCG(PC pc, PetscInt *napply, PetscInt *ninner)
 {
-  PC_SPCG *s = (PC_SPCG *)pc->data;
-
   PetscFunctionBegin;
-  if (napply) *napply = s->napply;
-  if (ninner) *ninner = s->ninner;
+  PetscCall(PCSPCGGetStatistics(pc, napply, ninner, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,7 +294,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    Options Database Keys:
 +  -pc_spcg_max_it <10> - inner iterations
 .  -pc_spcg_rtol <0>    - stop the inner iterations earlier at this relative residual (0: never)
--  -pc_spcg_jacobi      - Jacobi preconditioning inside the inner CG
+.  -pc_spcg_jacobi      - Jacobi preconditioning inside the inner CG
+-  -pc_spcg_cuda_graph <true> - on one process, capture the GPU inner iterations once into a CUDA graph and replay it
 
    Level: intermediate
 
@@ -282,7 +307,14 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    right-hand side is scaled to unit norm before it is rounded to single precision. An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 
-   This version runs the inner iterations on the host (host vectors, `-mat_jagged_host`).
+   The inner iterations run where the operator's vectors live. With CUDA vectors (`-vec_type cuda`,
+   a GPU matrix type) the inner vectors are single-precision device arrays and every scalar of the
+   recurrence (dot products, alpha, beta, the stop flags) stays in device memory: no inner iteration
+   waits for the host. On one process the inner iterations are captured once into a CUDA graph and
+   replayed at every application; on more, each inner dot product is summed through the host for its
+   `MPI_Allreduce()`. With host vectors the same loop runs on the host (the reference of the GPU loop).
+   The per-application statistics of the device loop are read from the device only when asked for
+   (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
 .seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`
 M*/
@@ -293,6 +325,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   s->max_it                = 10;
+  s->graph                 = PETSC_TRUE;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
   pc->ops->apply           = PCApply_SPCG;

@@ -134,6 +134,7 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
     j->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
     PetscCheck(j->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
     PetscCallCUDA(jagged::gpu::DeviceFormatCreate(*format, j->dformat, stream));
+    j->generation++;
     PetscCall(PetscLogCpuToGpu((PetscLogDouble)jagged::GetStats(*format, 0).index_bytes + jagged::GetStats(*format, 0).valmap_bytes));
   }
   j->format_nzstate = A->nonzerostate;
@@ -178,7 +179,10 @@ static PetscErrorCode MatSeqJaggedRefreshValues(Mat A)
     PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * f.nnz));
     PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)dcsr), HostScalar(j->vals), stream));
     if (j->single) {
-      if (!j->vals_single) PetscCallCUDA(cudaMalloc((void **)&j->vals_single, sizeof(PetscJaggedScalarSingle) * PetscMax(f.nslots, 1)));
+      if (!j->vals_single) {
+        PetscCallCUDA(cudaMalloc((void **)&j->vals_single, sizeof(PetscJaggedScalarSingle) * PetscMax(f.nslots, 1)));
+        j->generation++;
+      }
       PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)dcsr), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
     }
     PetscCallCUDA(cudaFreeAsync(dcsr, stream));
@@ -477,6 +481,33 @@ PetscErrorCode MatSeqJaggedMultSingle(Mat A, const PetscJaggedScalarSingle x[], 
     PetscCall(PetscLogGpuFlops(2.0 * j->format->nnz));
   }
   PetscCall(PetscLogEventEnd(MAT_JAGGED_MultSingle, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Makes the single-precision copy current on the device for MatSeqJaggedMultSingleLaunch(); the
+  generation returned changes whenever the arrays such a product reads are reallocated (a CUDA graph
+  that captured the product must then be captured again).
+*/
+PetscErrorCode MatSeqJaggedSingleReady(Mat A, PetscObjectState *generation)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCheck(!j->host, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix runs host kernels (-mat_jagged_host)");
+  j->single = PETSC_TRUE;
+  PetscCall(MatSeqJaggedSync(A));
+  *generation = j->generation;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x with the device single-precision copy made ready by MatSeqJaggedSingleReady(): kernel launches on stream only (no logging, no synchronization), so that a CUDA graph can capture them */
+PetscErrorCode MatSeqJaggedMultSingleLaunch(Mat A, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], cudaStream_t stream)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(jagged::gpu::Mult(*j->dformat, reinterpret_cast<const MatJaggedHostSingle *>(j->vals_single), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y), stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

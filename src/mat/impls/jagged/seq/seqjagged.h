@@ -42,6 +42,7 @@ typedef struct {
   jagged::gpu::DeviceFormat *dformat; /* GPU only */
   PetscScalar               *stage[3]; /* device copies of host vectors x, w, y of a product (GPU only) */
   PetscInt                   nstage[3];
+  PetscObjectState           generation; /* changes whenever the device arrays a product reads are reallocated */
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);
@@ -49,5 +50,7 @@ PETSC_INTERN PetscErrorCode MatSeqJaggedSetOptions(Mat, const Mat_SeqJagged *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
 PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingle(Mat, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode MatSeqJaggedSingleReady(Mat, PetscObjectState *);
+PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingleLaunch(Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], cudaStream_t);
 
 PETSC_INTERN PetscLogEvent MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;

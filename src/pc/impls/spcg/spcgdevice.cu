@@ -1,0 +1,377 @@
+/*
+   PCSPCG's inner CG on the GPU: single-precision device vectors, the operator's device
+   single-precision copy, and every scalar of the recurrence (dot products, alpha, beta, the stop
+   flags) kept in device memory, so no inner iteration waits for the host. On one process the
+   iterations are captured once into a CUDA graph and replayed at each application; on more, each
+   dot product crosses the host for its MPI_Allreduce. The host loop in spcg.c is the reference twin.
+*/
+#include <cstddef>
+#include "spcgimpl.h"
+#include <petscdevice_cuda.h>
+#include "../../../mat/impls/jagged/seq/seqjagged.h"
+#include "../../../mat/impls/jagged/jaggeddevicescalar.cuh"
+
+namespace {
+
+using S = jagged::gpu::DeviceScalar<MatJaggedHostSingle>; /* inner vectors: float or complex float */
+using D = jagged::gpu::DeviceScalar<MatJaggedHostScalar>; /* sums and outer vectors: double or complex double */
+
+constexpr int kThreads   = 256;
+constexpr int kMaxBlocks = 2048;
+
+/* The sums of one inner iteration k: p'Ap of step k, then r'z and r'r of the residual it leaves */
+struct Step {
+  D pq, rz, rr;
+};
+
+/* Where the inner iterations of the current application stand, and totals since set-up */
+struct Status {
+  int       its, stopped, indefinite;
+  long long total_its, total_indefinite;
+};
+
+#if defined(PETSC_USE_COMPLEX)
+__device__ __forceinline__ double Re(D v)
+{
+  return v.real();
+}
+__device__ __forceinline__ S Conj(S v)
+{
+  return cuda::std::conj(v);
+}
+__device__ __forceinline__ S ToSingle(D v)
+{
+  return {(float)v.real(), (float)v.imag()};
+}
+__device__ __forceinline__ D ToDouble(S v)
+{
+  return {v.real(), v.imag()};
+}
+#else
+__device__ __forceinline__ double Re(double v)
+{
+  return v;
+}
+__device__ __forceinline__ float Conj(float v)
+{
+  return v;
+}
+__device__ __forceinline__ float ToSingle(double v)
+{
+  return (float)v;
+}
+__device__ __forceinline__ double ToDouble(float v)
+{
+  return v;
+}
+#endif
+
+/* sum over the block of v, added atomically to *out by thread 0 */
+__device__ void BlockSumTo(D v, D *out)
+{
+  __shared__ D partial[kThreads / 32];
+  const int    lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+  v = jagged::gpu::WarpSum(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < kThreads / 32 ? partial[lane] : D(0);
+    v = jagged::gpu::WarpSum(v);
+    if (lane == 0) jagged::gpu::AtomicAdd(out, v);
+  }
+}
+
+/* r = b / ||b||, x = 0, z = D^{-1} r (z is r without Jacobi), p = z; r'z of step 0 */
+__global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S *p, const S *dinv, Step *steps, Status *st)
+{
+  D rz = 0;
+
+  if (blockIdx.x == 0 && threadIdx.x == 0) st->its = st->stopped = st->indefinite = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const S ri = ToSingle(b[i] * scale), zi = dinv ? dinv[i] * ri : ri;
+    r[i] = ri;
+    x[i] = S(0);
+    if (dinv) z[i] = zi;
+    p[i] = zi;
+    rz += ToDouble(Conj(ri) * zi);
+  }
+  BlockSumTo(rz, &steps[0].rz);
+}
+
+/* p'q of step k */
+__global__ void DotKernel(int n, const S *p, const S *q, Step *step, const Status *st)
+{
+  D pq = 0;
+
+  if (st->stopped) return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) pq += ToDouble(Conj(p[i]) * q[i]);
+  BlockSumTo(pq, &step->pq);
+}
+
+/* step k: alpha = r'z / p'q, x += alpha p, r -= alpha q, z = D^{-1} r; r'z and r'r for step k + 1; stops on p'q <= 0 */
+__global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S *q, const S *dinv, Step *steps, Status *st, bool want_rr)
+{
+  const D pq = steps[k].pq;
+  D       rz = 0, rr = 0;
+
+  if (st->stopped) return;
+  if (!(Re(pq) > 0)) { /* indefinite, singular or not a number: keep what converged so far */
+    if (blockIdx.x == 0 && threadIdx.x == 0) st->stopped = st->indefinite = 1;
+    return;
+  }
+  const S alpha = ToSingle(steps[k].rz / pq);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const S ri = r[i] - alpha * q[i], zi = dinv ? dinv[i] * ri : ri;
+    x[i] += alpha * p[i];
+    r[i] = ri;
+    if (dinv) z[i] = zi;
+    rz += ToDouble(Conj(ri) * zi);
+    if (want_rr) rr += ToDouble(Conj(ri) * ri);
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) st->its = k + 1;
+  BlockSumTo(rz, &steps[k + 1].rz);
+  if (want_rr) BlockSumTo(rr, &steps[k + 1].rr);
+}
+
+/* stops when r'r <= tol2 (tol2 > 0); otherwise beta = r'z (k + 1) / r'z (k), p = z + beta p */
+__global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *steps, Status *st, double tol2)
+{
+  if (st->stopped) return;
+  if (tol2 > 0 && Re(steps[k + 1].rr) <= tol2) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) st->stopped = 1;
+    return;
+  }
+  const S beta = ToSingle(steps[k + 1].rz / steps[k].rz);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = z[i] + beta * p[i];
+}
+
+/* out = scale x (or scale z when no inner step was taken); totals */
+__global__ void FinishKernel(int n, D *out, double scale, const S *x, const S *z, Status *st)
+{
+  const S *src = st->its ? x : z;
+
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = ToDouble(src[i]) * scale;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    st->total_its += st->its;
+    st->total_indefinite += st->indefinite;
+  }
+}
+
+unsigned BlocksFor(PetscInt n)
+{
+  return (unsigned)PetscMax(1, PetscMin((n + kThreads - 1) / kThreads, (PetscInt)kMaxBlocks));
+}
+
+} // namespace
+
+struct _n_PCSPCGDevice {
+  PetscInt        n, max_it;
+  PetscMPIInt     size;
+  S              *x, *r, *z, *p, *q, *dinv; /* z is r without Jacobi */
+  Step           *steps;                    /* max_it + 1 of them */
+  Status         *status;
+  Step           *hstep; /* pinned host copy of one step, for the MPI_Allreduce */
+  Mat             seq;   /* on one process: the sequential jagged matrix whose product the graph captures */
+  cudaStream_t    capture;
+  cudaGraphExec_t exec;
+  PetscObjectState generation; /* of seq's device arrays when exec was captured */
+  PetscLogDouble   flops_mult, flops_vec; /* of one inner iteration */
+};
+
+/* Sums a part of steps[k] over the processes (through the host: the device's MPI need not be CUDA-aware) */
+static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, size_t offset, PetscMPIInt count, cudaStream_t stream)
+{
+  char *dst = reinterpret_cast<char *>(d->steps + k) + offset, *h = reinterpret_cast<char *>(d->hstep) + offset;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpyAsync(h, dst, sizeof(D) * count, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, h, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
+  PetscCallCUDA(cudaMemcpyAsync(dst, h, sizeof(D) * count, cudaMemcpyHostToDevice, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The inner iterations after StartKernel, launched on stream: captured into the graph on one process,
+  run directly on more (then the host also leaves the loop as soon as a stop condition is seen)
+*/
+static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
+{
+  PC_SPCG     *s = (PC_SPCG *)pc->data;
+  PCSPCGDevice d = s->dev;
+  const int    n = (int)d->n;
+  const double tol2 = s->rtol > 0 ? (double)(s->rtol * s->rtol) : 0.0;
+  const S     *dinv = s->jacobi ? d->dinv : nullptr;
+  const bool   mpi  = d->size > 1;
+  const size_t sums = offsetof(Step, rz);
+
+  PetscFunctionBegin;
+  if (mpi) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, 1, stream));
+  for (PetscInt k = 0; k < s->max_it; k++) {
+    if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
+    else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
+    DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
+    PetscCallCUDA(cudaGetLastError());
+    if (mpi) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
+    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, d->steps, d->status, tol2 > 0);
+    PetscCallCUDA(cudaGetLastError());
+    if (mpi && !(PetscRealPart(d->hstep->pq) > 0)) break;
+    if (k + 1 == s->max_it) break;
+    if (mpi) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, tol2 > 0 ? 2 : 1, stream));
+    DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status, tol2);
+    PetscCallCUDA(cudaGetLastError());
+    if (mpi && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* (Re)captures the graph of the inner iterations when the operator's device arrays moved */
+static PetscErrorCode PCSPCGDeviceCapture(PC pc)
+{
+  PCSPCGDevice     d = ((PC_SPCG *)pc->data)->dev;
+  PetscObjectState generation;
+  cudaGraph_t      graph;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedSingleReady(d->seq, &generation));
+  if (d->exec && generation == d->generation) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
+  d->exec = nullptr;
+  if (!d->capture) PetscCallCUDA(cudaStreamCreateWithFlags(&d->capture, cudaStreamNonBlocking));
+  PetscCallCUDA(cudaStreamBeginCapture(d->capture, cudaStreamCaptureModeThreadLocal));
+  PetscCall(PCSPCGDeviceIterations(pc, d->capture));
+  PetscCallCUDA(cudaStreamEndCapture(d->capture, &graph));
+  PetscCallCUDA(cudaGraphInstantiate(&d->exec, graph, 0));
+  PetscCallCUDA(cudaGraphDestroy(graph));
+  d->generation = generation;
+  PetscCall(PetscInfo(pc, "Captured the %" PetscInt_FMT " inner iterations into a CUDA graph\n", ((PC_SPCG *)pc->data)->max_it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *dev)
+{
+  PCSPCGDevice d = *dev;
+
+  PetscFunctionBegin;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
+  if (d->capture) PetscCallCUDA(cudaStreamDestroy(d->capture));
+  for (void *a : {(void *)d->x, (void *)d->r, (void *)d->p, (void *)d->q, (void *)d->dinv, (void *)d->steps, (void *)d->status})
+    if (a) PetscCallCUDA(cudaFree(a));
+  if (d->z != d->r && d->z) PetscCallCUDA(cudaFree(d->z));
+  if (d->hstep) PetscCallCUDA(cudaFreeHost(d->hstep));
+  PetscCall(PetscFree(*dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Device vectors and sums for the inner loop; dinv: the host Jacobi inverse diagonal, or NULL */
+PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
+{
+  PC_SPCG     *s = (PC_SPCG *)pc->data;
+  PCSPCGDevice d;
+  const size_t bytes = sizeof(S) * PetscMax(s->n, 1);
+  Mat          Ad;
+  PetscBool    isseq;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&d));
+  *dev      = d;
+  d->n      = s->n;
+  d->max_it = s->max_it;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &d->size));
+  {
+    MatInfo info;
+
+    PetscCall(MatGetInfo(s->A, MAT_LOCAL, &info));
+    d->flops_mult = 2.0 * info.nz_used;
+    d->flops_vec  = (s->jacobi ? 14.0 : 12.0) * s->n;
+  }
+  PetscCallCUDA(cudaMalloc((void **)&d->x, bytes));
+  PetscCallCUDA(cudaMalloc((void **)&d->r, bytes));
+  PetscCallCUDA(cudaMalloc((void **)&d->p, bytes));
+  PetscCallCUDA(cudaMalloc((void **)&d->q, bytes));
+  if (s->jacobi) {
+    const PetscScalar       *da;
+    PetscJaggedScalarSingle *h;
+
+    PetscCallCUDA(cudaMalloc((void **)&d->z, bytes));
+    PetscCallCUDA(cudaMalloc((void **)&d->dinv, bytes));
+    PetscCall(PetscMalloc1(PetscMax(s->n, 1), &h));
+    PetscCall(VecGetArrayRead(dinv, &da));
+    for (PetscInt i = 0; i < s->n; i++) h[i] = (PetscJaggedScalarSingle)da[i];
+    PetscCall(VecRestoreArrayRead(dinv, &da));
+    PetscCallCUDA(cudaMemcpy(d->dinv, h, sizeof(S) * s->n, cudaMemcpyHostToDevice));
+    PetscCall(PetscFree(h));
+  } else d->z = d->r;
+  PetscCallCUDA(cudaMalloc((void **)&d->steps, sizeof(Step) * (s->max_it + 1)));
+  PetscCallCUDA(cudaMalloc((void **)&d->status, sizeof(Status)));
+  PetscCallCUDA(cudaMemset(d->status, 0, sizeof(Status)));
+  PetscCallCUDA(cudaMallocHost((void **)&d->hstep, sizeof(Step)));
+  /* one process: the graph multiplies with the sequential matrix itself (an MPI jagged matrix's diagonal block) */
+  if (d->size == 1 && s->graph) {
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)s->A, &isseq, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
+    if (isseq) d->seq = s->A;
+    else {
+      PetscCall(MatMPIAIJGetSeqAIJ(s->A, &Ad, NULL, NULL));
+      d->seq = Ad;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = B r with the device inner loop */
+PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, Vec zv)
+{
+  PC_SPCG           *s = (PC_SPCG *)pc->data;
+  PCSPCGDevice       d = s->dev;
+  const PetscScalar *ra;
+  PetscScalar       *za;
+  PetscReal          rnorm;
+  cudaStream_t       stream;
+  const int          n = (int)d->n;
+
+  PetscFunctionBegin;
+  PetscCall(VecNorm(rv, NORM_2, &rnorm));
+  if (rnorm == 0.0) {
+    PetscCall(VecSet(zv, 0.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (PetscIsInfOrNanReal(rnorm)) {
+    pc->failedreason = PC_INCONSISTENT_RHS;
+    PetscCall(VecFlag(zv, PETSC_TRUE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (d->seq) PetscCall(PCSPCGDeviceCapture(pc));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA(cudaMemsetAsync(d->steps, 0, sizeof(Step) * (s->max_it + 1), stream));
+  PetscCall(VecCUDAGetArrayRead(rv, &ra));
+  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->jacobi ? d->dinv : nullptr, d->steps, d->status);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(VecCUDARestoreArrayRead(rv, &ra));
+  if (d->seq) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
+  else PetscCall(PCSPCGDeviceIterations(pc, stream));
+  PetscCall(VecCUDAGetArrayWrite(zv, &za));
+  FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->status);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(VecCUDARestoreArrayWrite(zv, &za));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops((d->seq ? d->flops_mult + d->flops_vec : d->flops_vec) * s->max_it)); /* MatJaggedMultSingle() logs its own */
+  s->napply++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Inner iterations and breakdowns since set-up (waits for the device) */
+PetscErrorCode PCSPCGDeviceGetStatistics(PC pc, PetscInt *napply, PetscInt *ninner, PetscInt *nindefinite)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+  Status   st;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpy(&st, s->dev->status, sizeof(Status), cudaMemcpyDeviceToHost));
+  if (napply) *napply = s->napply;
+  if (ninner) *ninner = (PetscInt)st.total_its;
+  if (nindefinite) *nindefinite = (PetscInt)st.total_indefinite;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

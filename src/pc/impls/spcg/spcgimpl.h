@@ -1,0 +1,28 @@
+/*
+   Private header of PCSPCG: the host inner loop (spcg.c, the reference) and the device inner loop
+   (spcgdevice.cu) share this state.
+*/
+#pragma once
+
+#include <petsc/private/pcimpl.h>
+#include <petscjagged.h>
+
+typedef struct _n_PCSPCGDevice *PCSPCGDevice; /* the device inner loop's state (spcgdevice.cu) */
+
+typedef struct {
+  PetscInt                 max_it; /* inner iterations */
+  PetscReal                rtol;   /* stop earlier at this relative reduction (0: never) */
+  PetscBool                jacobi; /* Jacobi preconditioning inside the inner CG */
+  PetscBool                graph;  /* device loop on one process: replay it as a CUDA graph */
+  Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy */
+  PetscBool                own;
+  PetscInt                 n;
+  PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
+  PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */
+  PetscInt                 napply, ninner, nindefinite; /* statistics since PCSetUp() (device loop: see PCSPCGDeviceGetStatistics()) */
+} PC_SPCG;
+
+PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *);

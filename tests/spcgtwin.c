@@ -1,0 +1,113 @@
+static char help[] = "Checks PCSPCG's GPU inner loop against its host twin: z = B r on a random SPD matrix.\n\
+  -n <4000>     rows\n\
+  -apply <3>    applications (the graph is replayed after the first)\n\
+  -tol <1e-3>   bound on ||z_gpu - z_host|| / ||z_host||\n\
+  PCSPCG options (-pc_spcg_max_it, -pc_spcg_jacobi, -pc_spcg_rtol, -pc_spcg_cuda_graph) apply to both.\n\n";
+
+#include <petscjagged.h>
+
+/* A random symmetric, strictly diagonally dominant matrix with positive diagonal (so SPD), about 9 entries a row */
+static PetscErrorCode RandomSPD(PetscInt n, PetscRandom rnd, Mat *A)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 12, NULL, 12, NULL, A));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    for (PetscInt k = 0; k < 4; k++) { /* entry (i, j) and its mirror (j, i), j near or far */
+      PetscScalar u, v;
+      PetscInt    j;
+
+      PetscCall(PetscRandomGetValue(rnd, &u));
+      PetscCall(PetscRandomGetValue(rnd, &v));
+      j = k < 2 ? i + 1 + (PetscInt)(PetscRealPart(u) * 5) : (PetscInt)(PetscRealPart(u) * n);
+      if (j >= n || j == i) continue;
+      v = -(0.1 + PetscRealPart(v));
+      PetscCall(MatSetValue(*A, i, j, v, ADD_VALUES));
+      PetscCall(MatSetValue(*A, j, i, v, ADD_VALUES));
+      PetscCall(MatSetValue(*A, i, i, -v + 0.05, ADD_VALUES)); /* the diagonals of both rows take |v| plus a margin */
+      PetscCall(MatSetValue(*A, j, j, -v + 0.05, ADD_VALUES));
+    }
+    PetscCall(MatSetValue(*A, i, i, 1e-2, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A PCSPCG on A (options of the database, prefix "twin_") */
+static PetscErrorCode CreateSPCG(Mat A, PC *pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
+  PetscCall(PCSetType(*pc, PCSPCG));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetOptionsPrefix(*pc, "twin_"));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscCall(PCSetUp(*pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt    n = 4000, napply = 3, ag, ig, ah, ih;
+  PetscReal   tol = 1e-3, worst = 0;
+  Mat         A, Ag, Ah;
+  PC          pcg, pch;
+  Vec         rg, zg, rh, zh;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscJaggedInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-apply", &napply, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+  PetscCall(RandomSPD(n, rnd, &A));
+  PetscCall(MatConvert(A, MATPJDSCUDA, MAT_INITIAL_MATRIX, &Ag)); /* GPU */
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Ah));
+  PetscCall(MatConvert(Ah, MATPJDSCUDA, MAT_INPLACE_MATRIX, &Ah));
+  PetscCall(MatJaggedSetUseHost(Ah, PETSC_TRUE)); /* the host twin */
+  PetscCall(CreateSPCG(Ag, &pcg));
+  PetscCall(CreateSPCG(Ah, &pch));
+  PetscCall(MatCreateVecs(Ag, &rg, &zg));
+  PetscCall(MatCreateVecs(Ah, &rh, &zh));
+  for (PetscInt a = 0; a < napply; a++) {
+    PetscReal d, nz;
+
+    PetscCall(VecSetRandom(rh, rnd));
+    PetscCall(VecScale(rh, (PetscScalar)PetscPowReal(10.0, (PetscReal)(3 * a - 3)))); /* scale-free: r is normalized inside */
+    PetscCall(VecCopy(rh, rg));
+    PetscCall(PCApply(pcg, rg, zg));
+    PetscCall(PCApply(pch, rh, zh));
+    PetscCall(VecNorm(zh, NORM_2, &nz));
+    PetscCall(VecAXPY(zh, -1.0, zg)); /* host - device, on the host */
+    PetscCall(VecNorm(zh, NORM_2, &d));
+    PetscCheck(nz > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "z = 0 from the host loop");
+    worst = PetscMax(worst, d / nz);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "application %" PetscInt_FMT ": ||z_gpu - z_host|| / ||z_host|| = %.2e\n", a, (double)(d / nz)));
+  }
+  PetscCall(PCSPCGGetInnerIterations(pcg, &ag, &ig));
+  PetscCall(PCSPCGGetInnerIterations(pch, &ah, &ih));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inner iterations: GPU %" PetscInt_FMT " in %" PetscInt_FMT " applications, host %" PetscInt_FMT " in %" PetscInt_FMT "\n", ig, ag, ih, ah));
+  PetscCall(PCViewFromOptions(pcg, NULL, "-view"));
+  PetscCheck(ag == napply && ah == napply && ig == ih && ig > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The loops ran different inner iterations");
+  PetscCheck(worst <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "GPU and host inner loops differ by %g > %g", (double)worst, (double)tol);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU inner loop matches its host twin: %.2e <= %.1e\n", (double)worst, (double)tol));
+  PetscCall(VecDestroy(&rg));
+  PetscCall(VecDestroy(&zg));
+  PetscCall(VecDestroy(&rh));
+  PetscCall(VecDestroy(&zh));
+  PetscCall(PCDestroy(&pcg));
+  PetscCall(PCDestroy(&pch));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&Ag));
+  PetscCall(MatDestroy(&Ah));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}
