@@ -260,11 +260,14 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->jacobi ? ", Jacobi" : ""));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (s->rtol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or to a relative residual of %g", (double)s->rtol));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (!s->A) where = "not set up yet";
   else if (s->dev) where = size == 1 && s->graph ? "on the GPU, replayed as a CUDA graph" : "on the GPU, sums reduced through the host";
   else where = "on the host";
-  PetscCall(PetscViewerASCIIPrintf(viewer, "\n  inner iterations run %s\n", where));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet"));
   PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt_FMT ", inner iterations %" PetscInt_FMT " (%.1f each), inner breakdowns %" PetscInt_FMT "\n", napply, ninner, napply ? (double)ninner / napply : 0.0, nindefinite));
