@@ -216,13 +216,13 @@ int main(int argc, char **argv)
     PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
     PetscCall(VecSetRandom(xe, rnd));
     PetscCall(MatMult(A0, xe, b0));
-    solvers[ns++] = (Solver){"CG, AIJCUSPARSE fp64", MATAIJCUSPARSE, KSPCG, 0, PETSC_FALSE};
-    solvers[ns++] = (Solver){"CG, pJDS fp64", MATPJDSCUDA, KSPCG, 0, PETSC_FALSE};
+    solvers[ns++] = (Solver){"CG AIJCUSPARSE fp64", MATAIJCUSPARSE, KSPCG, 0, PETSC_FALSE};
+    solvers[ns++] = (Solver){"CG pJDS fp64", MATPJDSCUDA, KSPCG, 0, PETSC_FALSE};
     for (PetscInt k = 0; k < ninner && k < 8; k++) {
-      PetscCall(PetscSNPrintf(names[k], sizeof(names[k]), "MPCG + SPCG(%" PetscInt_FMT "), pJDS", inner[k]));
+      PetscCall(PetscSNPrintf(names[k], sizeof(names[k]), "MPCG + SPCG(%" PetscInt_FMT ") pJDS", inner[k]));
       solvers[ns++] = (Solver){names[k], MATPJDSCUDA, KSPMPCG, inner[k], PETSC_TRUE};
     }
-    solvers[ns++] = (Solver){"MPCG + SPCG(first), no CUDA graph", MATPJDSCUDA, KSPMPCG, inner[0], PETSC_FALSE};
+    solvers[ns++] = (Solver){"MPCG + SPCG(first) pJDS no CUDA graph", MATPJDSCUDA, KSPMPCG, inner[0], PETSC_FALSE};
     for (PetscInt k = 0; k < ns; k++) {
       Result r;
 
