@@ -152,10 +152,6 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   PetscInt           its = 0;
 
   PetscFunctionBegin;
-  if (s->dev) {
-    PetscCall(PCSPCGDeviceApply(pc, rv, zv));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(VecNorm(rv, NORM_2, &rnorm));
   if (rnorm == 0.0) {
     PetscCall(VecSet(zv, 0.0));
@@ -164,6 +160,10 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   if (PetscIsInfOrNanReal(rnorm)) {
     pc->failedreason = PC_INCONSISTENT_RHS;
     PetscCall(VecFlag(zv, PETSC_TRUE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (s->dev) {
+    PetscCall(PCSPCGDeviceApply(pc, rv, rnorm, zv));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(rv, &ra));

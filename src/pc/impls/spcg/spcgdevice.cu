@@ -320,28 +320,17 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = B r with the device inner loop */
-PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, Vec zv)
+/* z = B r with the device inner loop; rnorm = ||r|| > 0 */
+PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, Vec zv)
 {
   PC_SPCG           *s = (PC_SPCG *)pc->data;
   PCSPCGDevice       d = s->dev;
   const PetscScalar *ra;
   PetscScalar       *za;
-  PetscReal          rnorm;
   cudaStream_t       stream;
   const int          n = (int)d->n;
 
   PetscFunctionBegin;
-  PetscCall(VecNorm(rv, NORM_2, &rnorm));
-  if (rnorm == 0.0) {
-    PetscCall(VecSet(zv, 0.0));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (PetscIsInfOrNanReal(rnorm)) {
-    pc->failedreason = PC_INCONSISTENT_RHS;
-    PetscCall(VecFlag(zv, PETSC_TRUE));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   if (d->seq) PetscCall(PCSPCGDeviceCapture(pc));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());

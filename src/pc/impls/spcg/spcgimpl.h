@@ -23,6 +23,6 @@ typedef struct {
 } PC_SPCG;
 
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
-PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *);
