@@ -93,3 +93,108 @@ PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *)
 #define PCSPCG  "spcg"
 PETSC_EXTERN PetscErrorCode PCSPCGGetInnerIterations(PC, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPMonitorMPCG(KSP, PetscInt, PetscReal, PetscViewerAndFormat *);
+
+/*
+   Matrix-powers kernel: s products with a (right-preconditioned, shifted) operator for one halo
+   exchange, the basis generator of KSPCAGMRES (src/mat/utils/matpowers/).
+*/
+typedef struct _p_MatPowers *MatPowers;
+PETSC_EXTERN PetscClassId MATPOWERS_CLASSID;
+
+/*E
+   MatPowersType - How a `MatPowers` computes its s products
+
+   Values:
++  `MAT_POWERS_AUTO`    - ghosted when the depth-s ghost rows cost less than the halo exchanges they save, plain otherwise
+.  `MAT_POWERS_GHOSTED` - each process multiplies its rows extended by the depth-s ghost rows: one halo exchange per s products
+-  `MAT_POWERS_PLAIN`   - s ordinary `MatMult()` (and `PCApply()`) calls, one halo exchange each
+
+   Level: intermediate
+
+.seealso: `MatPowers`, `MatCreateMatrixPowers()`, `MatPowersSetType()`
+E*/
+typedef enum {
+  MAT_POWERS_AUTO,
+  MAT_POWERS_GHOSTED,
+  MAT_POWERS_PLAIN
+} MatPowersType;
+PETSC_EXTERN const char *const MatPowersTypes[];
+
+PETSC_EXTERN PetscErrorCode MatCreateMatrixPowers(Mat, PetscInt, MatPowers *);
+PETSC_EXTERN PetscErrorCode MatPowersSetPC(MatPowers, PC);
+PETSC_EXTERN PetscErrorCode MatPowersSetType(MatPowers, MatPowersType);
+PETSC_EXTERN PetscErrorCode MatPowersGetType(MatPowers, MatPowersType *);
+PETSC_EXTERN PetscErrorCode MatPowersSetOptionsPrefix(MatPowers, const char[]);
+PETSC_EXTERN PetscErrorCode MatPowersSetFromOptions(MatPowers);
+PETSC_EXTERN PetscErrorCode MatPowersSetUp(MatPowers);
+PETSC_EXTERN PetscErrorCode MatPowersApply(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
+PETSC_EXTERN PetscErrorCode MatPowersGetInfo(MatPowers, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode MatPowersView(MatPowers, PetscViewer);
+PETSC_EXTERN PetscErrorCode MatPowersDestroy(MatPowers *);
+
+/* Communication-avoiding GMRES(s, m) */
+#define KSPCAGMRES "cagmres"
+
+/*E
+   KSPCAGMRESOrthogonalization - How `KSPCAGMRES` orthogonalizes the s new basis vectors within their block (TSQR)
+
+   Values:
++  `KSP_CAGMRES_TSQR_CHOLQR` - Cholesky QR: the Gram matrix (one reduction), its Cholesky factor R, then V R^{-1}
+.  `KSP_CAGMRES_TSQR_SVQR`   - singular-value QR: R from the eigendecomposition of the Gram matrix (one reduction)
+.  `KSP_CAGMRES_TSQR_CAQR`   - communication-avoiding QR: local Householder QR, QR of the stacked R factors (one reduction)
+.  `KSP_CAGMRES_TSQR_MGS`    - modified Gram-Schmidt (one reduction per inner product)
+-  `KSP_CAGMRES_TSQR_CGS`    - classical Gram-Schmidt (one reduction per vector)
+
+   Level: intermediate
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESSetOrthogonalization()`
+E*/
+typedef enum {
+  KSP_CAGMRES_TSQR_CHOLQR,
+  KSP_CAGMRES_TSQR_SVQR,
+  KSP_CAGMRES_TSQR_CAQR,
+  KSP_CAGMRES_TSQR_MGS,
+  KSP_CAGMRES_TSQR_CGS
+} KSPCAGMRESOrthogonalization;
+PETSC_EXTERN const char *const KSPCAGMRESOrthogonalizations[];
+
+/*E
+   KSPCAGMRESBasis - The polynomial basis `KSPCAGMRES` generates the s vectors of a block in
+
+   Values:
++  `KSP_CAGMRES_BASIS_NEWTON`   - v_{j+1} = (B - theta_j) v_j with the Leja-ordered Ritz values of the first (standard GMRES) cycle
+-  `KSP_CAGMRES_BASIS_MONOMIAL` - v_{j+1} = B v_j; its vectors become dependent quickly as s grows
+
+   Level: intermediate
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESSetBasis()`
+E*/
+typedef enum {
+  KSP_CAGMRES_BASIS_NEWTON,
+  KSP_CAGMRES_BASIS_MONOMIAL
+} KSPCAGMRESBasis;
+PETSC_EXTERN const char *const KSPCAGMRESBases[];
+
+/*E
+   KSPCAGMRESBlockOrthogonalization - How `KSPCAGMRES` orthogonalizes a new block against the earlier basis vectors (BOrth)
+
+   Values:
++  `KSP_CAGMRES_BORTH_CGS` - classical Gram-Schmidt: one block inner product (one reduction)
+-  `KSP_CAGMRES_BORTH_MGS` - modified Gram-Schmidt: one reduction per earlier basis vector
+
+   Level: intermediate
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESSetBlockOrthogonalization()`
+E*/
+typedef enum {
+  KSP_CAGMRES_BORTH_CGS,
+  KSP_CAGMRES_BORTH_MGS
+} KSPCAGMRESBlockOrthogonalization;
+PETSC_EXTERN const char *const KSPCAGMRESBlockOrthogonalizations[];
+
+PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBlockSize(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESGetBlockSize(KSP, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBasis(KSP, KSPCAGMRESBasis);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESSetOrthogonalization(KSP, KSPCAGMRESOrthogonalization);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBlockOrthogonalization(KSP, KSPCAGMRESBlockOrthogonalization);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESSetReorthogonalization(KSP, PetscBool);

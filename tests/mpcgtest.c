@@ -6,6 +6,7 @@ static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, 
   -expect_breakdown  mpcg must end with a divergence reason\n\n";
 
 #include <petscjagged.h>
+#include "mtxload.h"
 
 /* 5- or 7-point Laplacian on an n^d grid, anisotropic (eps in y) when aniso */
 static PetscErrorCode Laplacian(PetscInt d, PetscInt n, PetscReal eps, Mat *A)
@@ -33,41 +34,14 @@ static PetscErrorCode Laplacian(PetscInt d, PetscInt n, PetscReal eps, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A real symmetric or (complex builds) complex Hermitian Matrix Market file, lower triangle stored */
+/* A real symmetric or (complex builds) complex Hermitian Matrix Market file */
 static PetscErrorCode ReadSymmetricMM(const char *file, Mat *A)
 {
-  FILE     *f;
-  char      line[512];
-  PetscInt  M, N, L;
-  PetscBool cplx;
+  MtxSymmetry sym;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscFOpen(PETSC_COMM_SELF, file, "r", &f));
-  PetscCheck(fgets(line, sizeof(line), f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: empty", file);
-  cplx = (PetscBool)(strstr(line, "complex hermitian") != NULL);
-  PetscCheck(cplx || strstr(line, "real symmetric"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: not real symmetric or complex Hermitian", file);
-  PetscCheck(!cplx || PetscDefined(USE_COMPLEX), PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: complex Hermitian matrices need a complex build", file);
-  do PetscCheck(fgets(line, sizeof(line), f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: no size line", file);
-  while (line[0] == '%');
-  PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT, &M, &N, &L) == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad size line", file);
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, M, N, 0, NULL, A));
-  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-  for (PetscInt e = 0; e < L; e++) {
-    PetscInt    r, c;
-    double      re, im = 0;
-    PetscScalar v;
-    PetscCheck(fgets(line, sizeof(line), f) && sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %lf %lf", &r, &c, &re, &im) >= 3, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad entry", file);
-#if defined(PETSC_USE_COMPLEX)
-    v = PetscCMPLX(re, im);
-#else
-    v = re;
-#endif
-    PetscCall(MatSetValue(*A, r - 1, c - 1, v, ADD_VALUES));
-    if (r != c) PetscCall(MatSetValue(*A, c - 1, r - 1, PetscConj(v), ADD_VALUES));
-  }
-  PetscCall(PetscFClose(PETSC_COMM_SELF, f));
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MtxLoad(PETSC_COMM_SELF, file, &sym, A));
+  PetscCheck(sym != MTX_GENERAL, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: not real symmetric or complex Hermitian", file);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -10,7 +10,10 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIPJDSCUDA(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
 PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC);
 PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP);
+PETSC_EXTERN PetscErrorCode KSPCreate_CAGMRES(KSP);
+PETSC_INTERN PetscLogEvent  KSP_CAGMRES_BOrth, KSP_CAGMRES_TSQR, KSP_CAGMRES_Small;
 PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
+PETSC_INTERN PetscLogEvent  MAT_POWERS_Apply, MAT_POWERS_SetUp;
 
 #if defined(PETSC_USE_COMPLEX)
   #define PETSC_JAGGED_SCALAR_NAME "complex"
@@ -165,6 +168,13 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(PetscLogEventRegister("MatJaggedBuild", MAT_CLASSID, &MAT_JAGGED_Build));
   PetscCall(PetscLogEventRegister("MatJaggedRefresh", MAT_CLASSID, &MAT_JAGGED_Refresh));
   PetscCall(PetscLogEventRegister("MatJaggedMultSgl", MAT_CLASSID, &MAT_JAGGED_MultSingle));
+  PetscCall(PetscClassIdRegister("MatPowers", &MATPOWERS_CLASSID));
+  PetscCall(PetscLogEventRegister("MatPowers", MATPOWERS_CLASSID, &MAT_POWERS_Apply));
+  PetscCall(PetscLogEventRegister("MatPowersSetUp", MATPOWERS_CLASSID, &MAT_POWERS_SetUp));
+  PetscCall(KSPRegister(KSPCAGMRES, KSPCreate_CAGMRES));
+  PetscCall(PetscLogEventRegister("KSPCAGMRESBOrth", KSP_CLASSID, &KSP_CAGMRES_BOrth));
+  PetscCall(PetscLogEventRegister("KSPCAGMRESTSQR", KSP_CLASSID, &KSP_CAGMRES_TSQR));
+  PetscCall(PetscLogEventRegister("KSPCAGMRESSmall", KSP_CLASSID, &KSP_CAGMRES_Small));
   PetscCall(PetscJaggedGetVersion(version, sizeof(version)));
   PetscCall(PetscInfo(NULL, "Registered %s\n", version));
   PetscFunctionReturn(PETSC_SUCCESS);

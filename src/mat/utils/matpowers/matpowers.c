@@ -1,0 +1,562 @@
+/*
+   MatPowers: the matrix-powers kernel (MPK) of communication-avoiding Krylov methods. Builds
+   V[j+1] = (B - theta_j) V[j], j < k <= s, with B = A M^{-1}, either by s ordinary products (one halo
+   exchange each) or, ghosted, by one halo exchange of the depth-s ghost rows followed by k local
+   products on the extended rows (matpowersghost.c). Yamazaki, Anzt, Tomov, Hoemmen, Dongarra,
+   "Improving the performance of CA-GMRES on multicores with multiple GPUs", IPDPS 2014, Sec. IV.
+*/
+#include "matpowersimpl.h"
+
+PetscClassId  MATPOWERS_CLASSID;
+PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;
+
+/*S
+   MatPowers - The matrix-powers kernel: k <= s new vectors of a (shifted) Krylov basis of B = A M^{-1}
+   for one halo exchange, the basis generator of `KSPCAGMRES`
+
+   Level: intermediate
+
+   Notes:
+   Ghosted (`MAT_POWERS_GHOSTED`), each process multiplies its rows extended by the rows within graph
+   distance s - 1, reading the entries within distance s, which one scatter brings in; plain
+   (`MAT_POWERS_PLAIN`), it calls `MatMult()` s times. `MatPowersView()` shows which it uses, the cost
+   of the ghost rows (the paper's surface-to-volume ratio and extra flops) and the halo exchanges made.
+   The `-log_view` events are MatPowers (`MatPowersApply()`) and MatPowersSetUp (set-up and refreshes).
+
+.seealso: `MatCreateMatrixPowers()`, `MatPowersApply()`, `MatPowersType`, `KSPCAGMRES`
+S*/
+
+const char *const MatPowersTypes[] = {"auto", "ghosted", "plain", "MatPowersType", "MAT_POWERS_", NULL};
+
+/*@
+  MatCreateMatrixPowers - Creates a matrix-powers kernel: up to s products with A (right-preconditioned
+  and shifted, see `MatPowersApply()`) for one halo exchange
+
+  Collective
+
+  Input Parameters:
++ A - the square operator (any type with `MatMult()`; ghosting needs `MatIncreaseOverlap()` and `MatCreateSubMatrices()`, as the AIJ and jagged types have)
+- s - the largest number of products `MatPowersApply()` will be asked for, at least 1
+
+  Output Parameter:
+. mpk - the kernel
+
+  Level: intermediate
+
+  Note:
+  The kernel keeps a reference to `A`. It notices when the values of `A` change (same pattern: the
+  extended matrix is refreshed) or its nonzero pattern changes (the ghost rows are recomputed) at the
+  next `MatPowersApply()`.
+
+.seealso: `MatPowers`, `MatPowersSetPC()`, `MatPowersSetType()`, `MatPowersSetUp()`, `MatPowersApply()`, `MatPowersGetInfo()`, `MatPowersView()`, `MatPowersDestroy()`
+@*/
+PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
+{
+  MatPowers m;
+  PetscInt  M, N, mloc, nloc;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, s, 2);
+  PetscAssertPointer(mpk, 3);
+  PetscCheck(s >= 1, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "The matrix-powers kernel needs s >= 1, not %" PetscInt_FMT, s);
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &mloc, &nloc));
+  PetscCheck(M == N && mloc == nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The matrix-powers kernel needs a square matrix with equal row and column layouts, not %" PetscInt_FMT " x %" PetscInt_FMT " (local %" PetscInt_FMT " x %" PetscInt_FMT ")", M, N, mloc, nloc);
+  PetscCall(PetscJaggedInitializePackage());
+  PetscCall(PetscHeaderCreate(m, MATPOWERS_CLASSID, "MatPowers", "Matrix-powers kernel", "MatPowers", PetscObjectComm((PetscObject)A), MatPowersDestroy, MatPowersView));
+  PetscCall(PetscObjectReference((PetscObject)A));
+  m->A               = A;
+  m->s               = s;
+  m->reqtype         = MAT_POWERS_AUTO;
+  m->type            = MAT_POWERS_AUTO;
+  m->max_extra_flops = 0.5;
+  m->s2v             = -1;
+  m->extra           = -1;
+  *mpk               = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetPC - Sets the right preconditioner: `MatPowersApply()` then multiplies by B = A M^{-1}, where M^{-1} is `PCApply()`
+
+  Collective
+
+  Input Parameters:
++ mpk - the kernel
+- pc  - the preconditioner, or `NULL` for none (B = A)
+
+  Level: intermediate
+
+  Notes:
+  `PCNONE` is the same as `NULL`. `PCJACOBI` (any of its variants) is local: its inverse diagonal,
+  obtained as `PCApply()` of a vector of ones so that it is the one `PCApply()` multiplies with, is
+  folded into the ghosted kernel as a column scaling of the extended matrix. Any other preconditioner
+  couples the processes in ways the ghost rows do not capture: the kernel then runs plain products
+  (`MatMult()` after `PCApply()`), also when `MAT_POWERS_GHOSTED` was requested.
+
+  The kernel calls `PCSetUp()` in `MatPowersSetUp()`, so the operators of `pc` must be set.
+
+.seealso: `MatPowers`, `MatCreateMatrixPowers()`, `MatPowersApply()`, `PCJACOBI`
+@*/
+PetscErrorCode MatPowersSetPC(MatPowers mpk, PC pc)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  if (pc) PetscValidHeaderSpecific(pc, PC_CLASSID, 2);
+  if (pc) PetscCall(PetscObjectReference((PetscObject)pc));
+  PetscCall(PCDestroy(&mpk->pc));
+  mpk->pc          = pc;
+  mpk->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetType - Chooses between the ghosted kernel and plain products
+
+  Logically Collective
+
+  Input Parameters:
++ mpk  - the kernel
+- type - `MAT_POWERS_AUTO` (default), `MAT_POWERS_GHOSTED` or `MAT_POWERS_PLAIN`
+
+  Options Database Key:
+. -mat_powers_type <auto,ghosted,plain> - the type
+
+  Level: intermediate
+
+  Note:
+  `MAT_POWERS_GHOSTED` with a preconditioner that is not local (see `MatPowersSetPC()`) or a matrix
+  type without `MatIncreaseOverlap()`/`MatCreateSubMatrices()` runs plain products; `MatPowersView()`
+  and `-info` say why.
+
+.seealso: `MatPowers`, `MatPowersType`, `MatPowersGetType()`, `MatPowersSetFromOptions()`
+@*/
+PetscErrorCode MatPowersSetType(MatPowers mpk, MatPowersType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(mpk, type, 2);
+  if (type != mpk->reqtype) mpk->setupcalled = PETSC_FALSE;
+  mpk->reqtype = type;
+  if (!mpk->setupcalled) mpk->type = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersGetType - Gets the type: the requested one before `MatPowersSetUp()`, the resolved one
+  (`MAT_POWERS_GHOSTED` or `MAT_POWERS_PLAIN`) after it
+
+  Not Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Output Parameter:
+. type - the type
+
+  Level: intermediate
+
+.seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersSetUp()`
+@*/
+PetscErrorCode MatPowersGetType(MatPowers mpk, MatPowersType *type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscAssertPointer(type, 2);
+  *type = mpk->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetOptionsPrefix - Sets the prefix of the kernel's options (`KSPCAGMRES` gives it its own prefix)
+
+  Logically Collective
+
+  Input Parameters:
++ mpk    - the kernel
+- prefix - the prefix, or `NULL`
+
+  Level: intermediate
+
+.seealso: `MatPowers`, `MatPowersSetFromOptions()`
+@*/
+PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)mpk, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetFromOptions - Sets the kernel's type and auto threshold from the options database
+
+  Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Options Database Keys:
++ -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two
+- -mat_powers_max_extra_flops <0.5>     - auto: ghosted only when its extra flops, relative to s plain products, are at most this
+
+  Level: intermediate
+
+  Note:
+  The default 0.5 trades at most half again the flops of s products for saving s - 1 of s halo
+  exchanges: a sparse product is memory bound and, across processes or GPUs, its halo exchange (a
+  gather, a message, and with MPI that is not GPU-aware two device-host copies) costs a fraction of
+  the product that is comparable to this (the paper's Fig. 8: at s = 1 the communication takes about
+  as long as the products). Beyond it the redundant rows cost more than the latency saved.
+
+.seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersSetOptionsPrefix()`
+@*/
+PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
+{
+  MatPowersType type = mpk->reqtype;
+  PetscReal     r    = mpk->max_extra_flops;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)mpk);
+  PetscCall(PetscOptionsEnum("-mat_powers_type", "Matrix-powers kernel: ghosted (one halo exchange per s products), plain (s ordinary products) or auto", "MatPowersSetType", MatPowersTypes, (PetscEnum)type, (PetscEnum *)&type, NULL));
+  PetscCall(PetscOptionsReal("-mat_powers_max_extra_flops", "Auto: ghosted only when its extra flops relative to s plain products are at most this", "MatPowersSetFromOptions", r, &r, NULL));
+  PetscCheck(r >= 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "-mat_powers_max_extra_flops must be nonnegative, not %g", (double)r);
+  PetscOptionsEnd();
+  if (r != mpk->max_extra_flops) mpk->setupcalled = PETSC_FALSE;
+  mpk->max_extra_flops = r;
+  PetscCall(MatPowersSetType(mpk, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Kind of the right preconditioner, and the state of its operator */
+static PetscErrorCode MatPowersPCKindGet(MatPowers mpk, MatPowersPCKind *kind, PetscObjectState *pstate)
+{
+  PetscBool none, jacobi;
+  Mat       P;
+
+  PetscFunctionBegin;
+  *kind   = MAT_POWERS_PC_NONE;
+  *pstate = 0;
+  if (!mpk->pc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)mpk->pc, PCNONE, &none));
+  PetscCall(PetscObjectTypeCompare((PetscObject)mpk->pc, PCJACOBI, &jacobi));
+  *kind = none ? MAT_POWERS_PC_NONE : (jacobi ? MAT_POWERS_PC_JACOBI : MAT_POWERS_PC_OTHER);
+  PetscCall(PCGetOperators(mpk->pc, NULL, &P));
+  PetscCall(PetscObjectStateGet((PetscObject)P, pstate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatPowersReset(MatPowers mpk)
+{
+  PetscFunctionBegin;
+  PetscCall(MatPowersGhostReset(mpk));
+  PetscCall(VecDestroy(&mpk->W));
+  mpk->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s plain products: MatMult() (after PCApply()) and the shift update, one halo exchange each */
+static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
+{
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < k; j++) {
+    if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(MatMult(mpk->A, V[j], V[j + 1]));
+    else {
+      PetscCall(PCApply(mpk->pc, V[j], mpk->W));
+      PetscCall(MatMult(mpk->A, mpk->W, V[j + 1]));
+    }
+    PetscCall(MatPowersShift(j, re, im, V[j + 1], V[j], j ? V[j - 1] : NULL));
+  }
+  mpk->nexchanges += k;
+  mpk->nproducts += k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetUp - Decides between the ghosted kernel and plain products and builds what the choice needs
+
+  Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Level: intermediate
+
+  Notes:
+  Computes the depth-s ghost rows of each process (`MatIncreaseOverlap()` level by level), the
+  surface-to-volume ratio and the extra flops (`MatPowersGetInfo()`), and, when the kernel is ghosted,
+  the extended matrix (`MatCreateSubMatrices()`, converted to the type of A's diagonal block, so a GPU
+  matrix gives a GPU extended matrix), its work vectors and the one scatter. `MAT_POWERS_AUTO` resolves
+  to ghosted when there is more than one process, the preconditioner is local and the extra flops
+  are at most `-mat_powers_max_extra_flops`; to plain otherwise.
+
+  `MatPowersApply()` calls it when needed.
+
+.seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersGetInfo()`, `MatPowersApply()`
+@*/
+PetscErrorCode MatPowersSetUp(MatPowers mpk)
+{
+  PetscMPIInt size;
+  PetscBool   ghost_ok;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  if (mpk->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(MAT_POWERS_SetUp, mpk, 0, 0, 0));
+  PetscCall(MatPowersReset(mpk));
+  if (mpk->pc) PetscCall(PCSetUp(mpk->pc));
+  PetscCall(MatPowersPCKindGet(mpk, &mpk->pckind, &mpk->Pstate));
+  PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &mpk->Astate));
+  PetscCall(MatGetNonzeroState(mpk->A, &mpk->Anzstate));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mpk), &size));
+  PetscCall(MatPowersGhostLayers(mpk)); /* statistics; s2v < 0 when A cannot be ghosted */
+  ghost_ok = (PetscBool)(mpk->s2v >= 0);
+  if (mpk->reqtype == MAT_POWERS_PLAIN) {
+    mpk->type   = MAT_POWERS_PLAIN;
+    mpk->reason = "requested";
+  } else if (!ghost_ok) {
+    mpk->type   = MAT_POWERS_PLAIN;
+    mpk->reason = "the matrix type has no MatIncreaseOverlap()/MatCreateSubMatrices()/MatGetRow()";
+  } else if (mpk->pckind == MAT_POWERS_PC_OTHER) {
+    mpk->type   = MAT_POWERS_PLAIN;
+    mpk->reason = "the preconditioner is not local (only none and Jacobi can be ghosted)";
+  } else if (mpk->reqtype == MAT_POWERS_GHOSTED) {
+    mpk->type   = MAT_POWERS_GHOSTED;
+    mpk->reason = "requested";
+  } else if (size == 1) {
+    mpk->type   = MAT_POWERS_PLAIN;
+    mpk->reason = "one process: no halo exchange to save";
+  } else if (mpk->extra > mpk->max_extra_flops) {
+    mpk->type   = MAT_POWERS_PLAIN;
+    mpk->reason = "the ghost rows cost more extra flops than -mat_powers_max_extra_flops";
+  } else {
+    mpk->type   = MAT_POWERS_GHOSTED;
+    mpk->reason = "extra flops within -mat_powers_max_extra_flops";
+  }
+  if (mpk->reqtype == MAT_POWERS_GHOSTED && mpk->type == MAT_POWERS_PLAIN) PetscCall(PetscInfo(mpk, "Ghosted kernel requested but falling back to plain products: %s\n", mpk->reason));
+  PetscCall(PetscInfo(mpk, "s = %" PetscInt_FMT ": %s (%s); surface-to-volume %g, extra flops %g\n", mpk->s, MatPowersTypes[mpk->type], mpk->reason, (double)mpk->s2v, (double)mpk->extra));
+  if (mpk->type == MAT_POWERS_GHOSTED) {
+    PetscCall(MatPowersGhostBuild(mpk));
+    mpk->ops->apply = MatPowersApply_Ghosted;
+  } else {
+    PetscCall(MatPowersGhostReset(mpk));
+    if (mpk->pckind != MAT_POWERS_PC_NONE) PetscCall(MatCreateVecs(mpk->A, &mpk->W, NULL));
+    mpk->ops->apply = MatPowersApply_Plain;
+  }
+  PetscCall(PetscObjectChangeTypeName((PetscObject)mpk, MatPowersTypes[mpk->type]));
+  mpk->setupcalled = PETSC_TRUE;
+  PetscCall(PetscLogEventEnd(MAT_POWERS_SetUp, mpk, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Checks the shifts of one call (see MatPowersApply()) */
+static PetscErrorCode MatPowersCheckShifts(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[])
+{
+  PetscFunctionBegin;
+  if (!im) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_USE_COMPLEX)
+  for (PetscInt j = 0; j < k; j++) PetscCheck(im[j] == 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_WRONG, "Complex builds take complex shifts in theta_re; theta_im must be NULL or zero, not %g at %" PetscInt_FMT, (double)im[j], j);
+#else
+  PetscCheck(im[0] >= 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_WRONG, "theta_im[0] = %g < 0: the second shift of a complex conjugate pair cannot start a call (a pair split across calls); start with a real shift or a whole pair", (double)im[0]);
+  for (PetscInt j = 0; j < k; j++) {
+    if (im[j] > 0 && j + 1 < k) {
+      PetscCheck(im[j + 1] == -im[j] && (!re || re[j + 1] == re[j]), PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_WRONG, "Shifts %" PetscInt_FMT " and %" PetscInt_FMT " are not a complex conjugate pair: (%g, %g) and (%g, %g)", j, j + 1, re ? (double)re[j] : 0.0, (double)im[j], re ? (double)re[j + 1] : 0.0, (double)im[j + 1]);
+      j++; /* the second of the pair */
+    } else PetscCheck(im[j] >= 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_WRONG, "theta_im[%" PetscInt_FMT "] = %g < 0 is not the second shift of a complex conjugate pair", j, (double)im[j]);
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Vnew = B Vcur on entry; applies the shift of step j: Vnew -= re[j] Vcur, and for the second shift of
+  a conjugate pair (im[j] < 0, real builds) Vnew += im[j]^2 Vprev.
+*/
+PetscErrorCode MatPowersShift(PetscInt j, const PetscScalar re[], const PetscReal im[], Vec Vnew, Vec Vcur, Vec Vprev)
+{
+  const PetscScalar r = re ? re[j] : 0.0;
+
+  PetscFunctionBegin;
+  if (!PetscDefined(USE_COMPLEX) && im && im[j] < 0) PetscCall(VecAXPBYPCZ(Vnew, -r, (PetscScalar)(im[j] * im[j]), 1.0, Vcur, Vprev));
+  else if (r != (PetscScalar)0.0) PetscCall(VecAXPY(Vnew, -r, Vcur));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersApply - Builds k vectors of a shifted (Newton) or monomial Krylov basis of B = A M^{-1}
+
+  Collective
+
+  Input Parameters:
++ mpk - the kernel
+. k   - the number of new vectors, 1 <= k <= s
+. re  - the k shifts theta_j (real parts in real builds), or `NULL` for all zero (monomial basis)
+- im  - real builds: imaginary parts of the shifts, or `NULL` for all zero; complex builds: `NULL` or all zero
+
+  Input/Output Parameter:
+. V - k + 1 vectors with A's column layout and vector type: `V[0]` is read, `V[1]`, ..., `V[k]` are written
+
+  Level: intermediate
+
+  Notes:
+  For j = 0, ..., k - 1: V[j+1] = B V[j] - theta_j V[j].
+
+  Real builds keep complex shifts in real arithmetic (Bai, Hu and Reichel): a conjugate pair
+  re +- i im, im > 0, occupies positions j and j + 1 (im[j] = im, im[j+1] = -im, re[j+1] = re[j]), and
+.vb
+   V[j+1] = (B - re) V[j],   V[j+2] = (B - re) V[j+1] + im^2 V[j] = ((B - re)^2 + im^2) V[j]
+.ve
+  A pair starting at j = k - 1 gives only its first vector (the next call, whose V[0] is then
+  that vector, must not begin with the pair's second shift: im[0] < 0 is `PETSC_ERR_ARG_WRONG`).
+
+  Ghosted, the call makes one halo exchange (a scatter of V[0] to the depth-s ghost rows) and k local
+  products; plain, k `MatMult()` calls. Either way the result is the same up to rounding.
+
+.seealso: `MatPowers`, `MatCreateMatrixPowers()`, `MatPowersSetPC()`, `MatPowersSetUp()`
+@*/
+PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
+{
+  PetscObjectState astate, anzstate, pstate;
+  MatPowersPCKind  kind;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(mpk, k, 2);
+  PetscAssertPointer(V, 5);
+  PetscCheck(k >= 1 && k <= mpk->s, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "MatPowersApply() needs 1 <= k <= s = %" PetscInt_FMT ", not k = %" PetscInt_FMT, mpk->s, k);
+  for (PetscInt j = 0; j <= k; j++) PetscValidHeaderSpecific(V[j], VEC_CLASSID, 5);
+  PetscCall(MatPowersCheckShifts(mpk, k, re, im));
+  if (mpk->setupcalled) { /* what changed since the set-up */
+    PetscCall(MatGetNonzeroState(mpk->A, &anzstate));
+    PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &astate));
+    PetscCall(MatPowersPCKindGet(mpk, &kind, &pstate));
+    if (anzstate != mpk->Anzstate || kind != mpk->pckind) {
+      PetscCall(PetscInfo(mpk, "The nonzero pattern of the matrix or the kind of preconditioner changed: new set-up\n"));
+      mpk->setupcalled = PETSC_FALSE;
+    } else if (astate != mpk->Astate || pstate != mpk->Pstate) {
+      if (mpk->type == MAT_POWERS_GHOSTED) PetscCall(MatPowersGhostRefresh(mpk));
+      mpk->Astate = astate;
+      mpk->Pstate = pstate;
+    }
+  }
+  PetscCall(MatPowersSetUp(mpk));
+  PetscCall(PetscLogEventBegin(MAT_POWERS_Apply, mpk, 0, 0, 0));
+  PetscCall((*mpk->ops->apply)(mpk, k, re, im, V));
+  PetscCall(PetscLogEventEnd(MAT_POWERS_Apply, mpk, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersGetInfo - Gets the cost of the depth-s ghost rows, computed at set-up whatever the resolved type
+
+  Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Output Parameters:
++ surface_to_volume - ghost rows (depth 1 to s) over own rows, the maximum over the processes
+- extra_flops       - flops of the ghosted kernel for s products over those of s plain products, minus 1; the maximum over the processes
+
+  Level: intermediate
+
+  Notes:
+  Calls `MatPowersSetUp()` if needed. Both are negative when the matrix type cannot be ghosted.
+
+  The ghosted kernel multiplies, at each of its s steps, all extended rows up to depth s - 1 (the
+  rows at depth s are only read), so its flops are s 2 nnz(A[R_{s-1}, :]) against s 2 nnz(A[own, :])
+  for plain products; the preconditioner's flops are not counted (a folded Jacobi costs none).
+  A process without rows counts 0.
+
+.seealso: `MatPowers`, `MatPowersSetUp()`, `MatPowersView()`
+@*/
+PetscErrorCode MatPowersGetInfo(MatPowers mpk, PetscReal *surface_to_volume, PetscReal *extra_flops)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscCall(MatPowersSetUp(mpk));
+  if (surface_to_volume) *surface_to_volume = mpk->s2v;
+  if (extra_flops) *extra_flops = mpk->extra;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersView - Shows the kernel: requested and resolved type, s, the preconditioner, the cost of
+  the ghost rows, the extended matrix, and the halo exchanges and products so far
+
+  Collective
+
+  Input Parameters:
++ mpk    - the kernel
+- viewer - an ASCII viewer, or `NULL` for standard output
+
+  Level: intermediate
+
+  Note:
+  The halo exchanges are counted as the kernel's scatters: one per `MatPowersApply()` when ghosted,
+  one per product (inside `MatMult()`) when plain; on one process they are local copies.
+
+.seealso: `MatPowers`, `MatPowersGetInfo()`, `KSPCAGMRES`
+@*/
+PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
+{
+  PetscBool ascii;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)mpk), &viewer));
+  PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)mpk, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (!mpk->setupcalled) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "not set up; requested %s, s = %" PetscInt_FMT "\n", MatPowersTypes[mpk->reqtype], mpk->s));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "s = %" PetscInt_FMT ", requested %s, resolved %s: %s\n", mpk->s, MatPowersTypes[mpk->reqtype], MatPowersTypes[mpk->type], mpk->reason));
+  if (mpk->reqtype == MAT_POWERS_GHOSTED && mpk->type == MAT_POWERS_PLAIN) PetscCall(PetscViewerASCIIPrintf(viewer, "fell back to plain products: %s\n", mpk->reason));
+  if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A (no preconditioner)\n"));
+  else if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, Jacobi %s\n", mpk->type == MAT_POWERS_GHOSTED ? "folded into the extended matrix (column scaling)" : "applied with PCApply()"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, M^{-1} = PCApply() of PC %s (not local)\n", ((PetscObject)mpk->pc)->type_name));
+  if (mpk->s2v >= 0) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "depth-%" PetscInt_FMT " ghost rows: surface-to-volume %.4g, extra flops %.4g (maxima over processes; auto ghosts up to %g)\n", mpk->s, (double)mpk->s2v, (double)mpk->extra, (double)mpk->max_extra_flops));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "surface-to-volume and extra flops not available for matrix type %s\n", ((PetscObject)mpk->A)->type_name));
+  if (mpk->type == MAT_POWERS_GHOSTED) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "extended matrix (first process): %s, %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " own rows, %" PetscInt_FMT " rows to depth %" PetscInt_FMT "), %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", ((PetscObject)mpk->Aext)->type_name, mpk->ncols, mpk->ncols, mpk->nown, mpk->nrows, mpk->s - 1, mpk->nnzext, mpk->nnzown));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products\n", mpk->nexchanges, mpk->nproducts));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersDestroy - Destroys the kernel
+
+  Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Level: intermediate
+
+.seealso: `MatPowers`, `MatCreateMatrixPowers()`
+@*/
+PetscErrorCode MatPowersDestroy(MatPowers *mpk)
+{
+  PetscFunctionBegin;
+  if (!*mpk) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscValidHeaderSpecific(*mpk, MATPOWERS_CLASSID, 1);
+  if (--((PetscObject)*mpk)->refct > 0) {
+    *mpk = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatPowersReset(*mpk));
+  PetscCall(PCDestroy(&(*mpk)->pc));
+  PetscCall(MatDestroy(&(*mpk)->A));
+  PetscCall(PetscHeaderDestroy(mpk));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

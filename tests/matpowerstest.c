@@ -1,0 +1,446 @@
+static char help[] = "Checks MatPowers (the matrix-powers kernel) against an explicit PCApply()/MatMult() recurrence.\n\
+  -problem <random|convdiff|lap1d>  nonsymmetric random sparse (band and far entries), 2D 5-point convection-diffusion, 1D Laplacian\n\
+  -n <200>          rows (random, lap1d) or grid points per direction (convdiff)\n\
+  -far <0.02>       random: probability of an entry far from the diagonal in each row\n\
+  -s <5>            the kernel's s; every k = 1, ..., s is checked\n\
+  -shifts <none|real|pair|complex>  monomial, real shifts, conjugate pairs (real builds), complex shifts (complex builds)\n\
+  -use_pc           right preconditioner from -pc_type (PCNONE by default)\n\
+  -expect_type <ghosted|plain>  the type the kernel must resolve to\n\
+  -change <none|values|pattern>  change A after the first round and check again\n\
+  -check_info       compare MatPowersGetInfo() with the test's own breadth-first count\n\
+  -bad <s|k|pair|mismatch|im>  bad input that must fail\n\
+  -view             MatPowersView() at the end\n\
+  -shell            give the kernel A as a MATSHELL (MatMult() only)\n\n";
+
+#include <petscjagged.h>
+
+/* Deterministic value in [-1, 1) for (row, slot): the matrix does not depend on the number of processes */
+static PetscReal Hash01(PetscInt row, PetscInt slot)
+{
+  unsigned long long z = (unsigned long long)row * 0x9E3779B97F4A7C15ULL + (unsigned long long)slot * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return (PetscReal)((z >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
+}
+
+static PetscScalar HashScalar(PetscInt row, PetscInt slot)
+{
+#if defined(PETSC_USE_COMPLEX)
+  return PetscCMPLX(Hash01(row, slot), 0.3 * Hash01(row, slot + 1000));
+#else
+  return Hash01(row, slot);
+#endif
+}
+
+static PetscErrorCode BuildMatrix(const char *problem, PetscInt n, PetscReal far, Mat *A)
+{
+  PetscInt  N, rstart, rend;
+  PetscBool random, convdiff;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(problem, "random", &random));
+  PetscCall(PetscStrcmp(problem, "convdiff", &convdiff));
+  N = convdiff ? n * n : n;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatXAIJSetPreallocation(*A, 1, NULL, NULL, NULL, NULL));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatSetUp(*A));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    if (random) { /* diagonal, a band of width 3 filled at random, and now and then a far entry */
+      PetscCall(MatSetValue(*A, i, i, 4.0 + HashScalar(i, 0), INSERT_VALUES));
+      for (PetscInt d = -3; d <= 3; d++) {
+        if (!d || i + d < 0 || i + d >= N || Hash01(i, 10 + d) < -0.2) continue;
+        PetscCall(MatSetValue(*A, i, i + d, HashScalar(i, 20 + d), INSERT_VALUES));
+      }
+      if ((Hash01(i, 40) + 1) / 2 < far) PetscCall(MatSetValue(*A, i, (PetscInt)((Hash01(i, 41) + 1) / 2 * N) % N, HashScalar(i, 42), INSERT_VALUES));
+    } else if (convdiff) { /* -lap u + (b1, b2) . grad u, central differences, cell Peclet numbers 0.6 and 0.4 */
+      PetscInt x = i % n, y = i / n;
+
+      PetscCall(MatSetValue(*A, i, i, 4.0, INSERT_VALUES));
+      if (x > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0 - 0.3, INSERT_VALUES));
+      if (x < n - 1) PetscCall(MatSetValue(*A, i, i + 1, -1.0 + 0.3, INSERT_VALUES));
+      if (y > 0) PetscCall(MatSetValue(*A, i, i - n, -1.0 - 0.2, INSERT_VALUES));
+      if (y < n - 1) PetscCall(MatSetValue(*A, i, i + n, -1.0 + 0.2, INSERT_VALUES));
+    } else {
+      PetscCall(MatSetValue(*A, i, i, 2.0, INSERT_VALUES));
+      if (i > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
+      if (i < N - 1) PetscCall(MatSetValue(*A, i, i + 1, -1.0, INSERT_VALUES));
+    }
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -shell: the kernel sees A only through MatMult() */
+static PetscErrorCode ShellMult(Mat S, Vec x, Vec y)
+{
+  Mat A;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(S, &A));
+  PetscCall(MatMult(A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = B x = A M^{-1} x */
+static PetscErrorCode ApplyB(Mat A, PC pc, Vec x, Vec w, Vec y)
+{
+  PetscFunctionBeginUser;
+  if (pc) {
+    PetscCall(PCApply(pc, x, w));
+    PetscCall(MatMult(A, w, y));
+  } else PetscCall(MatMult(A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Reference: V[j+1] = B V[j] - theta_j V[j]; a conjugate pair (real builds) as one quadratic factor,
+  V[j+2] = B^2 V[j] - 2 re B V[j] + |theta|^2 V[j], a different evaluation from the kernel's.
+*/
+static PetscErrorCode Reference(Mat A, PC pc, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec R[], Vec w, Vec x)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < k; j++) {
+    PetscCall(ApplyB(A, pc, R[j], w, R[j + 1]));
+    if (im && im[j] > 0 && j + 1 < k) {
+      PetscCall(VecCopy(R[j + 1], x)); /* x = B R[j] */
+      PetscCall(ApplyB(A, pc, x, w, R[j + 2]));
+      PetscCall(VecAXPBYPCZ(R[j + 2], -2 * re[j], (PetscScalar)(re[j] * re[j] + im[j] * im[j]), 1.0, x, R[j]));
+      PetscCall(VecAXPY(R[j + 1], -re[j], R[j]));
+      j++;
+    } else if (re) PetscCall(VecAXPY(R[j + 1], -re[j], R[j]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||B||_inf: exact for no PC and Jacobi, ||A|| ||M^{-1}|| (explicit M^{-1}) otherwise */
+static PetscErrorCode NormB(Mat A, PC pc, PetscReal *nb)
+{
+  PetscBool jacobi, none;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatNorm(A, NORM_INFINITY, nb));
+  if (!pc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCJACOBI, &jacobi));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &none));
+  if (none) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jacobi) {
+    Mat AD;
+    Vec d, one;
+
+    PetscCall(MatCreateVecs(A, &one, &d));
+    PetscCall(VecSet(one, 1.0));
+    PetscCall(PCApply(pc, one, d));
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &AD));
+    PetscCall(MatDiagonalScale(AD, NULL, d));
+    PetscCall(MatNorm(AD, NORM_INFINITY, nb));
+    PetscCall(MatDestroy(&AD));
+    PetscCall(VecDestroy(&d));
+    PetscCall(VecDestroy(&one));
+  } else {
+    Mat       Minv;
+    PetscReal nm;
+
+    PetscCall(PCComputeOperator(pc, MATDENSE, &Minv));
+    PetscCall(MatNorm(Minv, NORM_INFINITY, &nm));
+    PetscCall(MatDestroy(&Minv));
+    *nb *= nm;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The depth-s ghost rows counted by breadth-first search on a redundant copy of A: surface-to-volume and extra flops */
+static PetscErrorCode CountGhosts(Mat A, PetscInt s, PetscReal *s2v, PetscReal *extra)
+{
+  Mat         Ar;
+  PetscMPIInt size;
+  PetscInt    N, rstart, rend, *dist, *queue, head = 0, tail = 0, nghost = 0, nnzown = 0, nnzext = 0;
+  PetscReal   loc[2];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(MatCreateRedundantMatrix(A, size, MPI_COMM_NULL, MAT_INITIAL_MATRIX, &Ar));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(PetscMalloc2(N, &dist, N, &queue));
+  for (PetscInt i = 0; i < N; i++) dist[i] = -1;
+  for (PetscInt i = rstart; i < rend; i++) {
+    dist[i]       = 0;
+    queue[tail++] = i;
+  }
+  while (head < tail) {
+    PetscInt        i = queue[head++], nc;
+    const PetscInt *cols;
+
+    PetscCall(MatGetRow(Ar, i, &nc, &cols, NULL));
+    if (dist[i] == 0) nnzown += nc;
+    if (dist[i] <= s - 1) nnzext += nc;
+    if (dist[i] < s)
+      for (PetscInt c = 0; c < nc; c++)
+        if (dist[cols[c]] < 0) {
+          dist[cols[c]] = dist[i] + 1;
+          queue[tail++] = cols[c];
+          nghost++;
+        }
+    PetscCall(MatRestoreRow(Ar, i, &nc, &cols, NULL));
+  }
+  loc[0] = rend > rstart ? (PetscReal)nghost / (rend - rstart) : 0;
+  loc[1] = nnzown ? (PetscReal)nnzext / nnzown - 1 : 0;
+  PetscCallMPI(MPIU_Allreduce(loc, s2v, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(loc + 1, extra, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscFree2(dist, queue));
+  PetscCall(MatDestroy(&Ar));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 1D Laplacian: the ghost rows are known in closed form */
+static PetscErrorCode CountGhostsLap1d(Mat A, PetscInt s, PetscReal *s2v, PetscReal *extra)
+{
+  PetscInt  N, rstart, rend, lo, hi, nnzown, nnzext;
+  PetscReal loc[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  lo     = PetscMax(0, rstart - (s - 1));
+  hi     = PetscMin(N, rend + s - 1);
+  nnzext = 3 * (hi - lo) - (lo == 0) - (hi == N);
+  nnzown = 3 * (rend - rstart) - (rstart == 0) - (rend == N);
+  loc[0] = rend > rstart ? (PetscReal)(rstart - PetscMax(0, rstart - s) + PetscMin(N, rend + s) - rend) / (rend - rstart) : 0;
+  loc[1] = rend > rstart ? (PetscReal)nnzext / nnzown - 1 : 0;
+  PetscCallMPI(MPIU_Allreduce(loc, s2v, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(loc + 1, extra, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The counters of MatPowersView(): "halo exchanges: N for M products" */
+static PetscErrorCode ViewCounters(MatPowers mpk, PetscInt *nex, PetscInt *nprod)
+{
+  PetscViewer viewer;
+  char       *buf = NULL, *p;
+  size_t      len;
+  FILE       *f;
+  long        a, b;
+
+  PetscFunctionBeginUser;
+  f = open_memstream(&buf, &len);
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_SYS, "open_memstream() failed");
+  PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_SELF, f, &viewer));
+  PetscCall(MatPowersView(mpk, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  fclose(f);
+  p = buf ? strstr(buf, "halo exchanges: ") : NULL;
+  PetscCheck(p && sscanf(p, "halo exchanges: %ld for %ld products", &a, &b) == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No halo exchange count in the view:\n%s", buf ? buf : "");
+  free(buf);
+  *nex   = (PetscInt)a;
+  *nprod = (PetscInt)b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Changes A: row scaling by random factors (values), or new far entries (pattern) */
+static PetscErrorCode ChangeMatrix(Mat A, const char *change)
+{
+  PetscInt rstart, rend, N;
+  Vec      l;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(MatGetSize(A, &N, NULL));
+  if (!strcmp(change, "values")) {
+    PetscCall(MatCreateVecs(A, NULL, &l));
+    for (PetscInt i = rstart; i < rend; i++) PetscCall(VecSetValue(l, i, 1.5 + Hash01(i, 77), INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(l));
+    PetscCall(VecAssemblyEnd(l));
+    PetscCall(MatDiagonalScale(A, l, NULL));
+    PetscCall(VecDestroy(&l));
+  } else {
+    for (PetscInt i = rstart; i < rend; i++)
+      if (i % 7 == 0) PetscCall(MatSetValue(A, i, (i + N / 2) % N, 0.5, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char          problem[32] = "random", shifts[32] = "none", expect[32] = "", change[32] = "none", bad[32] = "";
+  PetscInt      n = 200, s = 5, nexp = 0, nprodexp = 0, ncmp = 0, nex, nprod;
+  PetscReal     far = 0.02, nb, worst = 0, worstratio = 0, im[16];
+  PetscScalar   re[16];
+  PetscBool     shell = PETSC_FALSE, use_pc = PETSC_FALSE, check_info = PETSC_FALSE, view = PETSC_FALSE, useim = PETSC_FALSE, usere = PETSC_TRUE;
+  Mat           A, S;
+  PC            pc = NULL;
+  MatPowers     mpk;
+  MatPowersType type;
+  Vec          *V, *R, w, x;
+  PetscInt      maxrow = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscJaggedInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-shifts", shifts, sizeof(shifts), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_type", expect, sizeof(expect), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-change", change, sizeof(change), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bad", bad, sizeof(bad), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-s", &s, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-far", &far, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-use_pc", &use_pc, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_info", &check_info, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-view", &view, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-shell", &shell, NULL));
+  PetscCheck(s <= 15, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-s at most 15 in this test");
+
+  PetscCall(BuildMatrix(problem, n, far, &A));
+  if (!strcmp(bad, "s")) PetscCall(MatCreateMatrixPowers(A, 0, &mpk)); /* must fail */
+  if (shell) {
+    PetscInt m, N;
+
+    PetscCall(MatGetLocalSize(A, &m, NULL));
+    PetscCall(MatGetSize(A, &N, NULL));
+    PetscCall(MatCreateShell(PETSC_COMM_WORLD, m, m, N, N, A, &S));
+    PetscCall(MatShellSetOperation(S, MATOP_MULT, (PetscErrorCodeFn *)ShellMult));
+  } else {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    S = A;
+  }
+  PetscCall(MatCreateMatrixPowers(S, s, &mpk));
+  PetscCall(MatPowersSetOptionsPrefix(mpk, "mpk_"));
+  PetscCall(MatPowersSetFromOptions(mpk));
+  if (use_pc) {
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(PCSetFromOptions(pc));
+    PetscCall(PCSetUp(pc));
+    PetscCall(MatPowersSetPC(mpk, pc));
+  }
+
+  /* shifts: real ones of either sign, a conjugate pair at 1-2 (cut at k = 2), another at 4-5 */
+  for (PetscInt j = 0; j < 16; j++) {
+    re[j] = 1.0 + 0.5 * Hash01(j, 99);
+    im[j] = 0;
+#if defined(PETSC_USE_COMPLEX)
+    if (!strcmp(shifts, "complex")) re[j] += PetscCMPLX(0, 0.7 * Hash01(j, 98));
+#endif
+  }
+  if (!strcmp(shifts, "pair")) {
+    PetscCheck(!PetscDefined(USE_COMPLEX), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-shifts pair is for real builds; use -shifts complex");
+    useim = PETSC_TRUE;
+    for (PetscInt j = 1; j + 1 < 16; j += 3) {
+      re[j + 1] = re[j];
+      im[j]     = 0.8 + 0.1 * j;
+      im[j + 1] = -im[j];
+    }
+  }
+  if (!strcmp(shifts, "none")) usere = PETSC_FALSE;
+
+  {
+    VecType  vtype;
+    PetscInt mloc, N;
+
+    PetscCall(MatGetVecType(A, &vtype));
+    PetscCall(MatGetLocalSize(A, NULL, &mloc));
+    PetscCall(MatGetSize(A, NULL, &N));
+    PetscCall(VecCreate(PETSC_COMM_WORLD, &x));
+    PetscCall(VecSetSizes(x, mloc, N));
+    PetscCall(VecSetType(x, vtype));
+    PetscCall(VecSetFromOptions(x));
+  }
+  PetscCall(VecDuplicate(x, &w));
+  PetscCall(VecDuplicateVecs(x, s + 1, &V));
+  PetscCall(VecDuplicateVecs(x, s + 1, &R));
+  {
+    PetscRandom rnd;
+
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    PetscCall(VecSetRandom(V[0], rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+  {
+    PetscInt rstart, rend, nc;
+
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    for (PetscInt i = rstart; i < rend; i++) {
+      PetscCall(MatGetRow(A, i, &nc, NULL, NULL));
+      maxrow = PetscMax(maxrow, nc);
+      PetscCall(MatRestoreRow(A, i, &nc, NULL, NULL));
+    }
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &maxrow, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  }
+
+  if (bad[0]) { /* each must stop with its error */
+    if (!strcmp(bad, "k")) PetscCall(MatPowersApply(mpk, s + 1, NULL, NULL, V));
+    im[0] = !strcmp(bad, "pair") ? -0.5 : 0.5;
+    im[1] = -0.4;
+    PetscCall(MatPowersApply(mpk, PetscMin(2, s), re, im, V));
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bad input -bad %s was accepted", bad);
+  }
+
+  for (PetscInt round = 0; round < (strcmp(change, "none") ? 2 : 1); round++) {
+    if (round) PetscCall(ChangeMatrix(A, change));
+    PetscCall(NormB(A, pc, &nb));
+    for (PetscInt k = 1; k <= s; k++) {
+      PetscReal growth = 1, n0;
+
+      PetscCall(MatPowersApply(mpk, k, usere ? re : NULL, useim ? im : NULL, V));
+      PetscCall(MatPowersGetType(mpk, &type));
+      PetscCheck(type == MAT_POWERS_GHOSTED || type == MAT_POWERS_PLAIN, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Unresolved type after an apply");
+      if (expect[0]) PetscCheck(!strcmp(expect, MatPowersTypes[type]), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The kernel resolved to %s, expected %s", MatPowersTypes[type], expect);
+      nexp += type == MAT_POWERS_GHOSTED ? 1 : k;
+      nprodexp += k;
+      PetscCall(VecCopy(V[0], R[0]));
+      PetscCall(Reference(A, pc, k, usere ? re : NULL, useim ? im : NULL, R, w, x));
+      PetscCall(VecNorm(V[0], NORM_INFINITY, &n0));
+      for (PetscInt i = 1; i <= k; i++) {
+        PetscReal nd, nr, tol;
+
+        /* first-order rounding bound of both recurrences: each product errs by at most
+           (row length + 3) eps ||B|| ||x|| in the max norm, and is then amplified by the later factors */
+        growth *= nb + PetscSqrtReal(PetscSqr(PetscAbsScalar(usere ? re[i - 1] : 0)) + PetscSqr(useim ? im[i - 1] : 0));
+        PetscCall(VecNorm(R[i], NORM_INFINITY, &nr));
+        PetscCall(VecAXPY(R[i], -1.0, V[i]));
+        PetscCall(VecNorm(R[i], NORM_INFINITY, &nd));
+        tol = 2 * 10 * i * (maxrow + 3) * PETSC_MACHINE_EPSILON * growth * n0 / nr;
+        nd /= nr;
+        PetscCheck(nd <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "k = %" PetscInt_FMT ", V[%" PetscInt_FMT "]: relative difference %g to the reference above %g (%s kernel)", k, i, (double)nd, (double)tol, MatPowersTypes[type]);
+        worst      = PetscMax(worst, nd);
+        worstratio = PetscMax(worstratio, nd / tol);
+        ncmp++;
+      }
+    }
+  }
+  PetscCall(ViewCounters(mpk, &nex, &nprod));
+  PetscCheck(nex == nexp && nprod == nprodexp, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The view counts %" PetscInt_FMT " halo exchanges for %" PetscInt_FMT " products, expected %" PetscInt_FMT " for %" PetscInt_FMT, nex, nprod, nexp, nprodexp);
+  if (check_info) {
+    PetscReal s2v, extra, cs2v, cextra;
+
+    PetscCall(MatPowersGetInfo(mpk, &s2v, &extra));
+    PetscCall(CountGhosts(A, s, &cs2v, &cextra));
+    PetscCheck(PetscAbsReal(s2v - cs2v) <= 1e-12 * (1 + cs2v) && PetscAbsReal(extra - cextra) <= 1e-12 * (1 + cextra), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatPowersGetInfo(): surface-to-volume %g, extra flops %g; breadth-first count: %g, %g", (double)s2v, (double)extra, (double)cs2v, (double)cextra);
+    if (!strcmp(problem, "lap1d")) {
+      PetscCall(CountGhostsLap1d(A, s, &cs2v, &cextra));
+      PetscCheck(PetscAbsReal(s2v - cs2v) <= 1e-12 * (1 + cs2v) && PetscAbsReal(extra - cextra) <= 1e-12 * (1 + cextra), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatPowersGetInfo(): surface-to-volume %g, extra flops %g; 1D Laplacian: %g, %g", (double)s2v, (double)extra, (double)cs2v, (double)cextra);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "info matches the test's count: surface-to-volume %.6g, extra flops %.6g\n", (double)s2v, (double)extra));
+  }
+  if (view) PetscCall(MatPowersView(mpk, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "matpowers checks passed: %s kernel, %" PetscInt_FMT " vectors compared, max relative difference %.2e (%.2e of the tolerance), %" PetscInt_FMT " halo exchanges for %" PetscInt_FMT " products\n", MatPowersTypes[type], ncmp, (double)worst, (double)worstratio, nex, nprod));
+
+  PetscCall(VecDestroyVecs(s + 1, &V));
+  PetscCall(VecDestroyVecs(s + 1, &R));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatPowersDestroy(&mpk));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&S));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
