@@ -131,41 +131,44 @@ PetscErrorCode KSPCAGMRESBlockUpdate(KSP ksp, PetscInt c0, PetscInt p, PetscInt 
 }
 
 /*
-  Q(:, c:c+q) := Q(:, c:c+q) R^{-1}, R (q x q upper triangular, host, leading dimension ldr)
+  Q(:, c:c+q) := Q(:, c:c+q) R^{-1}, R (q x q upper triangular, host, leading dimension ldr): a row
+  a thread on the GPU (cagmrestrsm.cu) up to 32 columns, cuBLAS' TRSM beyond; its host twin on the host
 */
 PetscErrorCode KSPCAGMRESBlockTrsm(KSP ksp, PetscInt c, PetscInt q, const PetscScalar *R, PetscInt ldr)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
-  PetscScalar *a, one = 1.0;
+  PetscScalar *a;
   PetscMemType mtype;
-  PetscBLASInt bq, bn, blda, bldr;
 
   PetscFunctionBegin;
   if (ca->nloc == 0 || q == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscBLASIntCast(q, &bq));
-  PetscCall(PetscBLASIntCast(ca->nloc, &bn));
-  PetscCall(PetscBLASIntCast(ca->lda, &blda));
-  PetscCall(PetscBLASIntCast(ldr, &bldr));
   PetscCall(BasisGetArray(ksp, &a, &mtype));
-  if (PetscMemTypeHost(mtype)) {
-    PetscCallBLAS("BLAStrsm", BLAStrsm_("R", "U", "N", "N", &bn, &bq, &one, R, &bldr, a + c * ca->lda, &blda));
-    PetscCall(PetscLogFlops(1.0 * q * q * ca->nloc));
-  } else {
+  if (PetscMemTypeHost(mtype)) PetscCall(KSPCAGMRESSolveUpperRight(mtype, ca->nloc, q, a + c * ca->lda, ca->lda, R, ldr, NULL));
+  else {
 #if defined(PETSC_HAVE_CUDA)
-    cublasHandle_t handle;
-    cudaStream_t   stream;
-    PetscScalar   *Rc;
+    cudaStream_t stream;
+    PetscScalar *Rc;
 
     /* R packed with leading dimension q for the copy */
     PetscCall(PetscMalloc1(q * q, &Rc));
     for (PetscInt j = 0; j < q; j++)
       for (PetscInt i = 0; i < q; i++) Rc[i + j * q] = R[i + j * ldr];
-    PetscCall(PetscCUBLASGetHandle(&handle));
     PetscCall(CopyToDevice(ksp, Rc, q * q, &stream));
-    PetscCall(PetscLogGpuTimeBegin());
-    PetscCallCUBLAS(cublasXtrsm(handle, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, bn, bq, &one, ca->dwork, bq, a + c * ca->lda, blda));
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops(1.0 * q * q * ca->nloc));
+    if (q <= KSP_CAGMRES_SOLVE_MAX_COLUMNS) PetscCall(KSPCAGMRESSolveUpperRight(mtype, ca->nloc, q, a + c * ca->lda, ca->lda, R, ldr, ca->dwork));
+    else {
+      cublasHandle_t handle;
+      PetscScalar    one = 1.0;
+      PetscBLASInt   bq, bn, blda;
+
+      PetscCall(PetscBLASIntCast(q, &bq));
+      PetscCall(PetscBLASIntCast(ca->nloc, &bn));
+      PetscCall(PetscBLASIntCast(ca->lda, &blda));
+      PetscCall(PetscCUBLASGetHandle(&handle));
+      PetscCall(PetscLogGpuTimeBegin());
+      PetscCallCUBLAS(cublasXtrsm(handle, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, bn, bq, &one, ca->dwork, bq, a + c * ca->lda, blda));
+      PetscCall(PetscLogGpuTimeEnd());
+      PetscCall(PetscLogGpuFlops(1.0 * q * q * ca->nloc));
+    }
     PetscCallCUDA(cudaStreamSynchronize(stream)); /* Rc is freed next */
     PetscCall(PetscFree(Rc));
 #endif

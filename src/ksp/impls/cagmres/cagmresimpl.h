@@ -12,6 +12,8 @@
 #define KSP_CAGMRES_RANK_TOL 1e-12
 /* A Gram-matrix R(i,i) below this fraction of the column norm is too inaccurate: the block goes to CAQR */
 #define KSP_CAGMRES_GRAM_TOL 1e-6
+/* widest block whose V R^{-1} runs the kernel of cagmrestrsm.cu (cagmres::kSolveMaxColumns) */
+#define KSP_CAGMRES_SOLVE_MAX_COLUMNS 32
 
 typedef struct {
   /* options */
@@ -63,6 +65,8 @@ PETSC_INTERN PetscErrorCode KSPCAGMRESBlockInner(KSP, PetscInt, PetscInt, PetscI
 PETSC_INTERN PetscErrorCode KSPCAGMRESBlockUpdate(KSP, PetscInt, PetscInt, PetscInt, PetscInt, const PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCAGMRESBlockTrsm(KSP, PetscInt, PetscInt, const PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPCAGMRESBlockCAQR(KSP, PetscInt, PetscInt, PetscScalar *, PetscInt);
+/* cagmressolve.cu: V := V R^{-1} on a block, host twin or GPU kernel (cagmrestrsm.cu) */
+PETSC_INTERN PetscErrorCode KSPCAGMRESSolveUpperRight(PetscMemType, PetscInt, PetscInt, PetscScalar *, PetscInt, const PetscScalar *, PetscInt, const PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCAGMRESGetColumns(KSP, PetscInt, PetscInt, Vec **);
 PETSC_INTERN PetscErrorCode KSPCAGMRESRestoreColumns(KSP, PetscInt, PetscInt, Vec **);
 PETSC_INTERN PetscErrorCode KSPCAGMRESDenseSetUp(KSP);
