@@ -109,30 +109,22 @@ void FillJaggedSlots(const int rowptr[], const int csr_colidx[], const std::vect
 void CompressColumns(const Options &options, Format *f)
 {
   const int group = f->kind == Kind::PJDS ? f->block_rows : kJDSDiagonalAlign;
-  int       shift = 0, nescape = 0;
+  int       shift = 0;
 
   if (!options.compress_columns || f->nstored == 0 || (group & (group - 1)) != 0 || f->nstored % group != 0) return;
   while ((1 << shift) < group) ++shift;
   const int        ngroups = f->nstored >> shift;
   std::vector<int> base(ngroups);
   for (int g = 0; g < ngroups; ++g) {
-    const auto first = f->colidx.begin() + (static_cast<long long>(g) << shift), last = first + group;
-    const auto range = std::minmax_element(first, last);
-    if (*range.second - *range.first > 65535) {
-      if (++nescape > ngroups / kColumnEscapeRatio) return;
-      base[g] = -nescape;
-    } else base[g] = *range.first;
+    const auto lo = std::min_element(f->colidx.begin() + (static_cast<long long>(g) << shift), f->colidx.begin() + (static_cast<long long>(g + 1) << shift));
+    const auto hi = std::max_element(f->colidx.begin() + (static_cast<long long>(g) << shift), f->colidx.begin() + (static_cast<long long>(g + 1) << shift));
+    if (*hi - *lo > 65535) return;
+    base[g] = *lo;
   }
   f->colshift = shift;
   f->colbase  = std::move(base);
-  f->coloff.assign(f->nstored, 0);
-  f->colescape.reserve(static_cast<size_t>(nescape) << shift);
-  for (int g = 0; g < ngroups; ++g) {
-    const int first = g << shift;
-    if (f->colbase[g] < 0) f->colescape.insert(f->colescape.end(), f->colidx.begin() + first, f->colidx.begin() + first + group);
-    else
-      for (int s = first; s < first + group; ++s) f->coloff[s] = static_cast<unsigned short>(f->colidx[s] - f->colbase[g]);
-  }
+  f->coloff.resize(f->nstored);
+  for (int s = 0; s < f->nstored; ++s) f->coloff[s] = static_cast<unsigned short>(f->colidx[s] - f->colbase[s >> shift]);
 }
 
 /* The first nlong sorted rows, kept as CSR after the jagged slots */
@@ -268,7 +260,7 @@ void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[])
 Stats GetStats(const Format &f, size_t scalar_bytes)
 {
   Stats        st;
-  const size_t ncolumn = f.coloff.empty() ? f.colidx.size() : f.colbase.size() + f.colescape.size(); /* int column entries on the device */
+  const size_t ncolumn = f.coloff.empty() ? f.colidx.size() : f.colbase.size(); /* int column entries on the device */
   const size_t nindex  = f.perm.size() + f.rowlen.size() + f.diagstart.size() + ncolumn + f.long_rows.size() + f.long_rowptr.size() + f.long_colidx.size();
 
   st.nnz               = f.nnz;

@@ -62,15 +62,12 @@ struct Format {
   std::vector<int> colidx;    /* [nstored] column of each slot; padding repeats a real column */
 
   /* Compressed columns, what the kernels read when coloff is not empty: the slots form groups of
-     2^colshift (a pJDS block of a diagonal, or 32 slots of a JDS diagonal); in a group whose columns
-     lie within 65536 of its smallest, colbase[s >> colshift] >= 0, slot s holds the 16-bit offset
-     coloff[s]; the few other groups (e.g. the corner rows of a stencil, sorted together) keep their
-     columns in colescape, colbase = -1 - their number there. 6 bytes a stored entry instead of 8 in
-     fp32, 10 instead of 12 in fp64. */
+     2^colshift (a pJDS block of a diagonal, or 32 slots of a JDS diagonal) whose columns lie within
+     65536 of the group's smallest, colbase[s >> colshift]; slot s holds the 16-bit offset coloff[s].
+     6 bytes a stored entry instead of 8 in fp32, 10 instead of 12 in fp64. */
   int                         colshift = 0;
-  std::vector<int>            colbase;   /* [nstored >> colshift] */
-  std::vector<unsigned short> coloff;    /* [nstored] */
-  std::vector<int>            colescape; /* [escaped groups << colshift] */
+  std::vector<int>            colbase; /* [nstored >> colshift] */
+  std::vector<unsigned short> coloff;  /* [nstored] */
 
   /* long-row CSR part: rows with more than long_threshold entries, longest first */
   int              long_threshold = 0; /* INT_MAX when the split is off */
@@ -87,13 +84,8 @@ struct Format {
 /* Column of jagged slot s, as the kernels read it */
 inline int Column(const Format &f, int s)
 {
-  if (f.coloff.empty()) return f.colidx[s];
-  const int base = f.colbase[s >> f.colshift];
-  return base >= 0 ? base + f.coloff[s] : f.colescape[((-1 - base) << f.colshift) + (s & ((1 << f.colshift) - 1))];
+  return f.coloff.empty() ? f.colidx[s] : f.colbase[s >> f.colshift] + f.coloff[s];
 }
-
-/* At most one group in this many may escape the 16-bit offsets; beyond, the columns stay 32-bit */
-constexpr int kColumnEscapeRatio = 16;
 
 /* Memory use of a format (compare pJDS paper, Table I) */
 struct Stats {

@@ -31,20 +31,14 @@ struct JaggedArrays {
   const int            *perm, *rowlen, *diagstart, *colidx;
   const int            *colbase; /* compressed columns when coloff is not null (Format::coloff) */
   const unsigned short *coloff;
-  const int            *colescape;
   int                   colshift;
 };
 
-/*
-  Column of jagged slot k: a 16-bit offset from its group's base, or for an escaped group its full
-  index (a pJDS block of 32 rows is one warp's group, so the branch is uniform), or the full index
-*/
+/* Column of jagged slot k: a 16-bit offset from its group's base (shared by the warp), or the full index */
 __device__ __forceinline__ int JaggedColumn(const JaggedArrays &a, int k)
 {
-  if (!a.coloff) return LoadStream(a.colidx + k);
-  const int base = LoadRO(a.colbase + (k >> a.colshift));
-  if (base >= 0) return base + LoadStream(a.coloff + k);
-  return LoadStream(a.colescape + (((-1 - base) << a.colshift) + (k & ((1 << a.colshift) - 1))));
+  if (a.coloff) return LoadRO(a.colbase + (k >> a.colshift)) + LoadStream(a.coloff + k);
+  return LoadStream(a.colidx + k);
 }
 
 struct LongArrays {
@@ -221,7 +215,7 @@ unsigned BlocksFor(long long n, int per_block)
 
 JaggedArrays JaggedArraysOf(const DeviceFormat &d)
 {
-  return {d.nsorted, d.perm, d.rowlen, d.diagstart, d.colidx, d.colbase, d.coloff, d.colescape, d.colshift};
+  return {d.nsorted, d.perm, d.rowlen, d.diagstart, d.colidx, d.colbase, d.coloff, d.colshift};
 }
 
 LongArrays LongArraysOf(const DeviceFormat &d)
@@ -319,9 +313,8 @@ cudaError_t DeviceFormatCreate(const Format &f, DeviceFormat *d, cudaStream_t st
 {
   const bool              compressed = !f.coloff.empty();
   const std::vector<int>  chunkptr   = ChunkPointers(f);
-  const std::vector<int>  none;
-  const std::vector<int> *arrays[]   = {&f.perm, &f.rowlen, &f.diagstart, compressed ? &f.colbase : &f.colidx, compressed ? &f.colescape : &none, &f.long_rows, &f.long_rowptr, &f.long_colidx, &chunkptr, &f.valmap};
-  const int             **targets[]  = {&d->perm, &d->rowlen, &d->diagstart, compressed ? &d->colbase : &d->colidx, &d->colescape, &d->long_rows, &d->long_rowptr, &d->long_colidx, &d->long_chunkptr, &d->valmap};
+  const std::vector<int> *arrays[]   = {&f.perm, &f.rowlen, &f.diagstart, compressed ? &f.colbase : &f.colidx, &f.long_rows, &f.long_rowptr, &f.long_colidx, &chunkptr, &f.valmap};
+  const int             **targets[]  = {&d->perm, &d->rowlen, &d->diagstart, compressed ? &d->colbase : &d->colidx, &d->long_rows, &d->long_rowptr, &d->long_colidx, &d->long_chunkptr, &d->valmap};
   constexpr int           narrays    = sizeof(arrays) / sizeof(arrays[0]);
   constexpr size_t        align      = 256 / sizeof(int);
   const size_t            noff       = (f.coloff.size() + 1) / 2; /* ints holding the 16-bit offsets */

@@ -37,7 +37,6 @@ struct DeviceFormat {
   const int *perm = nullptr, *rowlen = nullptr, *diagstart = nullptr, *colidx = nullptr; /* colidx: null when compressed */
   const int            *colbase  = nullptr; /* compressed columns (Format::coloff) */
   const unsigned short *coloff   = nullptr;
-  const int            *colescape = nullptr;
   int                   colshift = 0;
   const int *long_rows = nullptr, *long_rowptr = nullptr, *long_colidx = nullptr;
   const int *long_chunkptr = nullptr; /* [nlong_block+1] first chunk of each block-processed row */

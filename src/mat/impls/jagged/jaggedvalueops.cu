@@ -28,22 +28,13 @@ const DeviceScalar<T> *Dev(const T *p)
 struct Slots {
   int                   nsorted, nlong, nstored, colshift;
   const int            *perm, *rowlen, *diagstart, *colidx, *long_rows, *long_rowptr, *long_colidx, *valmap;
-  const int            *colbase; /* compressed columns when coloff is not null (Format::coloff) */
+  const int            *colbase; /* compressed columns when coloff is not null */
   const unsigned short *coloff;
-  const int            *colescape;
 };
 
 Slots SlotsOf(const DeviceFormat &d)
 {
-  return {d.nsorted, d.nlong, d.nstored, d.colshift, d.perm, d.rowlen, d.diagstart, d.colidx, d.long_rows, d.long_rowptr, d.long_colidx, d.valmap, d.colbase, d.coloff, d.colescape};
-}
-
-/* Column of jagged slot s (as jagged::Column() on the host) */
-__device__ __forceinline__ int SlotColumn(const Slots &d, int s)
-{
-  if (!d.coloff) return d.colidx[s];
-  const int base = d.colbase[s >> d.colshift];
-  return base >= 0 ? base + d.coloff[s] : d.colescape[((-1 - base) << d.colshift) + (s & ((1 << d.colshift) - 1))];
+  return {d.nsorted, d.nlong, d.nstored, d.colshift, d.perm, d.rowlen, d.diagstart, d.colidx, d.long_rows, d.long_rowptr, d.long_colidx, d.valmap, d.colbase, d.coloff};
 }
 
 /* fn(row, col, slot) over the slots of one row: thread t < nsorted takes sorted row t, the next nlong threads the long rows */
@@ -54,7 +45,7 @@ __device__ __forceinline__ void ForRowSlots(const Slots &d, unsigned t, Fn fn)
     const int row = d.perm[t], len = d.rowlen[t];
     for (int j = 0; j < len; ++j) {
       const int s = d.diagstart[j] + static_cast<int>(t);
-      fn(row, SlotColumn(d, s), s);
+      fn(row, d.coloff ? d.colbase[s >> d.colshift] + d.coloff[s] : d.colidx[s], s);
     }
   } else if (t < static_cast<unsigned>(d.nsorted + d.nlong)) {
     const int r = static_cast<int>(t) - d.nsorted, row = d.long_rows[r];
