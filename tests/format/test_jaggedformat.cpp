@@ -237,28 +237,6 @@ void CheckLongRowRule(std::mt19937 &rng)
   JAGGED_CHECK(f.nlong == 500 && f.nsorted == 0 && f.ndiag == 0 && f.nstored == 0, "split at 0 moves every non-empty row");
 }
 
-/* 16-bit column offsets: used when every group of slots spans fewer than 65536 columns, and equal to the columns */
-void CheckColumnCompression(std::mt19937 &rng)
-{
-  Format    f;
-  const CSR narrow = MakeCSR("narrow", 60000, UniformLengths(5000, 1, 12, rng), rng, true);
-  const CSR far    = MakeCSR("far", 400000, UniformLengths(5000, 1, 12, rng), rng, true);
-
-  for (Kind kind : {Kind::JDS, Kind::PJDS}) {
-    BuildFormat(narrow.nrows, narrow.ncols, narrow.rowptr.data(), narrow.colidx.data(), {kind, 32, LongRowMode::Auto, 0}, &f);
-    bool same = !f.coloff.empty() && f.colshift == 5 && f.colbase.size() == static_cast<size_t>(f.nstored / 32);
-    for (int s = 0; same && s < f.nstored; ++s) same = Column(f, s) == f.colidx[s];
-    JAGGED_CHECK(same, "columns within 60000 compressed and read back (%s)", kind == Kind::JDS ? "JDS" : "pJDS");
-    const size_t compressed_bytes = GetStats(f, 8).index_bytes;
-    BuildFormat(narrow.nrows, narrow.ncols, narrow.rowptr.data(), narrow.colidx.data(), {kind, 32, LongRowMode::Auto, 0, false}, &f);
-    JAGGED_CHECK(f.coloff.empty() && GetStats(f, 8).index_bytes - compressed_bytes >= static_cast<size_t>(f.nstored) * 2 - f.nstored / 32 * 4, "compression off on request, 2 bytes a slot saved with it");
-    BuildFormat(far.nrows, far.ncols, far.rowptr.data(), far.colidx.data(), {kind, 32, LongRowMode::Auto, 0}, &f);
-    JAGGED_CHECK(f.coloff.empty(), "random columns over 400000 cannot be 16-bit offsets (%s)", kind == Kind::JDS ? "JDS" : "pJDS");
-  }
-  BuildFormat(narrow.nrows, narrow.ncols, narrow.rowptr.data(), narrow.colidx.data(), {Kind::PJDS, 7, LongRowMode::Auto, 0}, &f);
-  JAGGED_CHECK(f.coloff.empty(), "no compression for blocks of 7 rows (not a power of two)");
-}
-
 /* The pJDS paper's extreme case: one full row and one entry elsewhere; and a hand-checked example */
 void CheckKnownLayouts(std::mt19937 &rng)
 {
@@ -293,7 +271,6 @@ int main()
 
   CheckValidation();
   CheckLongRowRule(rng);
-  CheckColumnCompression(rng);
   CheckKnownLayouts(rng);
   for (const CSR &a : TestMatrices(rng)) {
     for (const Options &o : TestOptions()) {

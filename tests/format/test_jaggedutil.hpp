@@ -129,14 +129,13 @@ inline std::vector<Options> TestOptions()
     opts.push_back({Kind::JDS, kDefaultBlockRows, LongRowMode::Split, t});
     opts.push_back({Kind::PJDS, kDefaultBlockRows, LongRowMode::Split, t});
   }
-  for (Kind kind : {Kind::JDS, Kind::PJDS}) opts.push_back({kind, kDefaultBlockRows, LongRowMode::Auto, 0, false}); /* 32-bit columns */
   return opts;
 }
 
 inline std::string Describe(const Options &o)
 {
   const char *mode = o.long_rows == LongRowMode::Auto ? "auto" : o.long_rows == LongRowMode::JaggedOnly ? "jagged-only" : "split";
-  return std::string(o.kind == Kind::JDS ? "JDS" : "pJDS") + " b_r " + std::to_string(o.block_rows) + " " + mode + " " + std::to_string(o.long_row_threshold) + (o.compress_columns ? "" : " 32-bit columns");
+  return std::string(o.kind == Kind::JDS ? "JDS" : "pJDS") + " b_r " + std::to_string(o.block_rows) + " " + mode + " " + std::to_string(o.long_row_threshold);
 }
 
 template <typename T>

@@ -56,10 +56,6 @@ __device__ __forceinline__ int LoadStream(const int *p)
 {
   return __ldcs(p);
 }
-__device__ __forceinline__ unsigned short LoadStream(const unsigned short *p)
-{
-  return __ldcs(p);
-}
 __device__ __forceinline__ float LoadStream(const float *p)
 {
   return __ldcs(p);

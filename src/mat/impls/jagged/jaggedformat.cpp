@@ -105,28 +105,6 @@ void FillJaggedSlots(const int rowptr[], const int csr_colidx[], const std::vect
   }
 }
 
-/* 16-bit column offsets when the slot groups allow (see Format::coloff) */
-void CompressColumns(const Options &options, Format *f)
-{
-  const int group = f->kind == Kind::PJDS ? f->block_rows : kJDSDiagonalAlign;
-  int       shift = 0;
-
-  if (!options.compress_columns || f->nstored == 0 || (group & (group - 1)) != 0 || f->nstored % group != 0) return;
-  while ((1 << shift) < group) ++shift;
-  const int        ngroups = f->nstored >> shift;
-  std::vector<int> base(ngroups);
-  for (int g = 0; g < ngroups; ++g) {
-    const auto lo = std::min_element(f->colidx.begin() + (static_cast<long long>(g) << shift), f->colidx.begin() + (static_cast<long long>(g + 1) << shift));
-    const auto hi = std::max_element(f->colidx.begin() + (static_cast<long long>(g) << shift), f->colidx.begin() + (static_cast<long long>(g + 1) << shift));
-    if (*hi - *lo > 65535) return;
-    base[g] = *lo;
-  }
-  f->colshift = shift;
-  f->colbase  = std::move(base);
-  f->coloff.resize(f->nstored);
-  for (int s = 0; s < f->nstored; ++s) f->coloff[s] = static_cast<unsigned short>(f->colidx[s] - f->colbase[s >> shift]);
-}
-
 /* The first nlong sorted rows, kept as CSR after the jagged slots */
 void FillLongRows(const int rowptr[], const int csr_colidx[], const std::vector<int> &order, Format *f)
 {
@@ -201,7 +179,6 @@ Status Build(int nrows, int ncols, const int rowptr[], const int colidx[], const
   f->nslots = f->nstored + f->long_nnz;
   f->valmap.assign(f->nslots, -1);
   FillJaggedSlots(rowptr, colidx, truelen, f);
-  CompressColumns(options, f);
   FillLongRows(rowptr, colidx, order, f);
   return Status::Success;
 }
@@ -260,8 +237,7 @@ void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[])
 Stats GetStats(const Format &f, size_t scalar_bytes)
 {
   Stats        st;
-  const size_t ncolumn = f.coloff.empty() ? f.colidx.size() : f.colbase.size(); /* int column entries on the device */
-  const size_t nindex  = f.perm.size() + f.rowlen.size() + f.diagstart.size() + ncolumn + f.long_rows.size() + f.long_rowptr.size() + f.long_colidx.size();
+  const size_t nindex = f.perm.size() + f.rowlen.size() + f.diagstart.size() + f.colidx.size() + f.long_rows.size() + f.long_rowptr.size() + f.long_colidx.size();
 
   st.nnz               = f.nnz;
   st.nslots            = f.nslots;
@@ -269,7 +245,7 @@ Stats GetStats(const Format &f, size_t scalar_bytes)
   st.padding_ratio     = st.nnz > 0 ? static_cast<double>(st.padding) / st.nnz : 0.0;
   st.ellpack_slots     = static_cast<long long>(f.nrows) * f.maxrowlen;
   st.ellpack_reduction = st.ellpack_slots > 0 ? 1.0 - static_cast<double>(st.nslots) / st.ellpack_slots : 0.0;
-  st.index_bytes       = nindex * sizeof(int) + f.coloff.size() * sizeof(unsigned short);
+  st.index_bytes       = nindex * sizeof(int);
   st.valmap_bytes      = f.valmap.size() * sizeof(int);
   st.value_bytes       = static_cast<size_t>(f.nslots) * scalar_bytes;
   st.device_bytes      = st.index_bytes + st.valmap_bytes + st.value_bytes;

@@ -46,7 +46,6 @@ struct Options {
   int         block_rows         = kDefaultBlockRows; /* pJDS only; must be positive */
   LongRowMode long_rows          = LongRowMode::Auto;
   int         long_row_threshold = 0; /* Split only: rows with more entries go to the CSR part; >= 0 */
-  bool        compress_columns   = true; /* 16-bit column offsets in the jagged part when every group fits (see Format) */
 };
 
 struct Format {
@@ -61,14 +60,6 @@ struct Format {
   std::vector<int> diagstart; /* [ndiag+1] first slot of each jagged diagonal */
   std::vector<int> colidx;    /* [nstored] column of each slot; padding repeats a real column */
 
-  /* Compressed columns, what the kernels read when coloff is not empty: the slots form groups of
-     2^colshift (a pJDS block of a diagonal, or 32 slots of a JDS diagonal) whose columns lie within
-     65536 of the group's smallest, colbase[s >> colshift]; slot s holds the 16-bit offset coloff[s].
-     6 bytes a stored entry instead of 8 in fp32, 10 instead of 12 in fp64. */
-  int                         colshift = 0;
-  std::vector<int>            colbase; /* [nstored >> colshift] */
-  std::vector<unsigned short> coloff;  /* [nstored] */
-
   /* long-row CSR part: rows with more than long_threshold entries, longest first */
   int              long_threshold = 0; /* INT_MAX when the split is off */
   int              nlong = 0, nlong_block = 0, long_nnz = 0; /* first nlong_block rows: over thread blocks */
@@ -80,12 +71,6 @@ struct Format {
   int              nslots = 0; /* nstored + long_nnz */
   std::vector<int> valmap;     /* [nslots] */
 };
-
-/* Column of jagged slot s, as the kernels read it */
-inline int Column(const Format &f, int s)
-{
-  return f.coloff.empty() ? f.colidx[s] : f.colbase[s >> f.colshift] + f.coloff[s];
-}
 
 /* Memory use of a format (compare pJDS paper, Table I) */
 struct Stats {

@@ -14,7 +14,7 @@ void ForJaggedRow(const Format &f, int i, Fn fn)
 {
   for (int j = 0; j < f.rowlen[i]; ++j) {
     const int s = f.diagstart[j] + i;
-    fn(Column(f, s), s);
+    fn(f.colidx[s], s);
   }
 }
 

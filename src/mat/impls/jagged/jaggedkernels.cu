@@ -27,19 +27,9 @@ template <>
 struct DiagTable<0> {};
 
 struct JaggedArrays {
-  int                   nsorted;
-  const int            *perm, *rowlen, *diagstart, *colidx;
-  const int            *colbase; /* compressed columns when coloff is not null (Format::coloff) */
-  const unsigned short *coloff;
-  int                   colshift;
+  int        nsorted;
+  const int *perm, *rowlen, *diagstart, *colidx;
 };
-
-/* Column of jagged slot k: a 16-bit offset from its group's base (shared by the warp), or the full index */
-__device__ __forceinline__ int JaggedColumn(const JaggedArrays &a, int k)
-{
-  if (a.coloff) return LoadRO(a.colbase + (k >> a.colshift)) + LoadStream(a.coloff + k);
-  return LoadStream(a.colidx + k);
-}
 
 struct LongArrays {
   const int *rows, *rowptr, *colidx, *chunkptr;
@@ -84,7 +74,7 @@ __global__ void __launch_bounds__(kRowThreads) JaggedRowKernel(const __grid_cons
 #pragma unroll 4
   for (int j = 0; j < len; ++j) {
     const int k = DiagStart(table, a.diagstart, j) + i;
-    acc         = term(acc, row, JaggedColumn(a, k), LoadStream(vals + k));
+    acc         = term(acc, row, LoadStream(a.colidx + k), LoadStream(vals + k));
   }
   y[row] = w ? w[row] + acc : acc;
 }
@@ -167,7 +157,7 @@ __global__ void __launch_bounds__(kRowThreads) JaggedTransposeKernel(const Jagge
   const int len = LoadRO(a.rowlen + i);
   for (int j = 0; j < len; ++j) {
     const int k = LoadRO(a.diagstart + j) + i;
-    AtomicAdd(y + JaggedColumn(a, k), MulAdd(static_cast<V>(LoadStream(vals + k)), xi, V(0)));
+    AtomicAdd(y + LoadStream(a.colidx + k), MulAdd(static_cast<V>(LoadStream(vals + k)), xi, V(0)));
   }
 }
 
@@ -215,7 +205,7 @@ unsigned BlocksFor(long long n, int per_block)
 
 JaggedArrays JaggedArraysOf(const DeviceFormat &d)
 {
-  return {d.nsorted, d.perm, d.rowlen, d.diagstart, d.colidx, d.colbase, d.coloff, d.colshift};
+  return {d.nsorted, d.perm, d.rowlen, d.diagstart, d.colidx};
 }
 
 LongArrays LongArraysOf(const DeviceFormat &d)
@@ -311,13 +301,11 @@ DeviceScalar<T> *Device(T *p)
 
 cudaError_t DeviceFormatCreate(const Format &f, DeviceFormat *d, cudaStream_t stream)
 {
-  const bool              compressed = !f.coloff.empty();
-  const std::vector<int>  chunkptr   = ChunkPointers(f);
-  const std::vector<int> *arrays[]   = {&f.perm, &f.rowlen, &f.diagstart, compressed ? &f.colbase : &f.colidx, &f.long_rows, &f.long_rowptr, &f.long_colidx, &chunkptr, &f.valmap};
-  const int             **targets[]  = {&d->perm, &d->rowlen, &d->diagstart, compressed ? &d->colbase : &d->colidx, &d->long_rows, &d->long_rowptr, &d->long_colidx, &d->long_chunkptr, &d->valmap};
-  constexpr int           narrays    = sizeof(arrays) / sizeof(arrays[0]);
-  constexpr size_t        align      = 256 / sizeof(int);
-  const size_t            noff       = (f.coloff.size() + 1) / 2; /* ints holding the 16-bit offsets */
+  const std::vector<int>  chunkptr  = ChunkPointers(f);
+  const std::vector<int> *arrays[]  = {&f.perm, &f.rowlen, &f.diagstart, &f.colidx, &f.long_rows, &f.long_rowptr, &f.long_colidx, &chunkptr, &f.valmap};
+  const int             **targets[] = {&d->perm, &d->rowlen, &d->diagstart, &d->colidx, &d->long_rows, &d->long_rowptr, &d->long_colidx, &d->long_chunkptr, &d->valmap};
+  constexpr int           narrays   = sizeof(arrays) / sizeof(arrays[0]);
+  constexpr size_t        align     = 256 / sizeof(int);
   size_t                  offset[narrays], total = 0;
   int                    *base = nullptr;
 
@@ -325,16 +313,11 @@ cudaError_t DeviceFormatCreate(const Format &f, DeviceFormat *d, cudaStream_t st
     offset[a] = total;
     total += (arrays[a]->size() + align - 1) / align * align;
   }
-  cudaError_t err = cudaMalloc(&base, std::max<size_t>(total + noff, 1) * sizeof(int));
+  cudaError_t err = cudaMalloc(&base, std::max<size_t>(total, 1) * sizeof(int));
   if (err != cudaSuccess) return err;
   for (int a = 0; a < narrays && err == cudaSuccess; ++a) {
     *targets[a] = base + offset[a];
     if (!arrays[a]->empty()) err = cudaMemcpyAsync(base + offset[a], arrays[a]->data(), arrays[a]->size() * sizeof(int), cudaMemcpyHostToDevice, stream);
-  }
-  if (compressed && err == cudaSuccess) {
-    d->coloff   = reinterpret_cast<const unsigned short *>(base + total);
-    d->colshift = f.colshift;
-    err         = cudaMemcpyAsync(base + total, f.coloff.data(), f.coloff.size() * sizeof(unsigned short), cudaMemcpyHostToDevice, stream);
   }
   if (err != cudaSuccess) {
     cudaFree(base);

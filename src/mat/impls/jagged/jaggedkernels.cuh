@@ -34,10 +34,7 @@ struct DeviceFormat {
   int nsorted = 0, ndiag = 0, nstored = 0;
   int nlong = 0, nlong_block = 0, nchunks = 0, nslots = 0;
 
-  const int *perm = nullptr, *rowlen = nullptr, *diagstart = nullptr, *colidx = nullptr; /* colidx: null when compressed */
-  const int            *colbase  = nullptr; /* compressed columns (Format::coloff) */
-  const unsigned short *coloff   = nullptr;
-  int                   colshift = 0;
+  const int *perm = nullptr, *rowlen = nullptr, *diagstart = nullptr, *colidx = nullptr;
   const int *long_rows = nullptr, *long_rowptr = nullptr, *long_colidx = nullptr;
   const int *long_chunkptr = nullptr; /* [nlong_block+1] first chunk of each block-processed row */
   const int *valmap = nullptr;

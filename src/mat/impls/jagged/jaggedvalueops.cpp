@@ -11,7 +11,7 @@ template <typename Fn>
 void ForEachSlot(const Format &f, Fn fn)
 {
   for (int i = 0; i < f.nsorted; ++i)
-    for (int j = 0; j < f.rowlen[i]; ++j) fn(f.perm[i], Column(f, f.diagstart[j] + i), f.diagstart[j] + i);
+    for (int j = 0; j < f.rowlen[i]; ++j) fn(f.perm[i], f.colidx[f.diagstart[j] + i], f.diagstart[j] + i);
   for (int r = 0; r < f.nlong; ++r)
     for (int k = f.long_rowptr[r]; k < f.long_rowptr[r + 1]; ++k) fn(f.long_rows[r], f.long_colidx[k], f.nstored + k);
 }

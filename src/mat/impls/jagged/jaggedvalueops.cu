@@ -26,15 +26,13 @@ const DeviceScalar<T> *Dev(const T *p)
 
 /* The index arrays of a DeviceFormat, as a kernel argument */
 struct Slots {
-  int                   nsorted, nlong, nstored, colshift;
-  const int            *perm, *rowlen, *diagstart, *colidx, *long_rows, *long_rowptr, *long_colidx, *valmap;
-  const int            *colbase; /* compressed columns when coloff is not null */
-  const unsigned short *coloff;
+  int        nsorted, nlong, nstored;
+  const int *perm, *rowlen, *diagstart, *colidx, *long_rows, *long_rowptr, *long_colidx, *valmap;
 };
 
 Slots SlotsOf(const DeviceFormat &d)
 {
-  return {d.nsorted, d.nlong, d.nstored, d.colshift, d.perm, d.rowlen, d.diagstart, d.colidx, d.long_rows, d.long_rowptr, d.long_colidx, d.valmap, d.colbase, d.coloff};
+  return {d.nsorted, d.nlong, d.nstored, d.perm, d.rowlen, d.diagstart, d.colidx, d.long_rows, d.long_rowptr, d.long_colidx, d.valmap};
 }
 
 /* fn(row, col, slot) over the slots of one row: thread t < nsorted takes sorted row t, the next nlong threads the long rows */
@@ -45,7 +43,7 @@ __device__ __forceinline__ void ForRowSlots(const Slots &d, unsigned t, Fn fn)
     const int row = d.perm[t], len = d.rowlen[t];
     for (int j = 0; j < len; ++j) {
       const int s = d.diagstart[j] + static_cast<int>(t);
-      fn(row, d.coloff ? d.colbase[s >> d.colshift] + d.coloff[s] : d.colidx[s], s);
+      fn(row, d.colidx[s], s);
     }
   } else if (t < static_cast<unsigned>(d.nsorted + d.nlong)) {
     const int r = static_cast<int>(t) - d.nsorted, row = d.long_rows[r];

@@ -749,7 +749,7 @@ static PetscErrorCode MatSetFromOptions_SeqJagged(Mat A, PetscOptionItems PetscO
   Mat_SeqJagged  *j      = (Mat_SeqJagged *)A->spptr;
   PetscInt        br     = j->options.block_rows, threshold = j->options.long_row_threshold;
   MatJaggedKernel kernel = j->kernel;
-  PetscBool       host = j->host, single = j->single, compress = (PetscBool)j->options.compress_columns, flg;
+  PetscBool       host = j->host, single = j->single, flg;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Jagged-diagonal GPU matrix options");
@@ -760,13 +760,11 @@ static PetscErrorCode MatSetFromOptions_SeqJagged(Mat A, PetscOptionItems PetscO
   PetscCall(PetscOptionsEnum("-mat_jagged_kernel", "Treatment of rows much longer than the rest", "MatJaggedSetKernel", MatJaggedKernels, (PetscEnum)kernel, (PetscEnum *)&kernel, NULL));
   PetscCall(PetscOptionsInt("-mat_jagged_long_row_threshold", "With -mat_jagged_kernel split: rows longer than this go to the warp-per-row part", "MatJaggedSetKernel", threshold, &threshold, NULL));
   PetscCall(PetscOptionsBool("-mat_jagged_single", "Keep a single-precision copy of the values", "MatJaggedSetSinglePrecision", single, &single, NULL));
-  PetscCall(PetscOptionsBool("-mat_jagged_compress_columns", "Store the column indices as 16-bit offsets within each block when they fit", "MATPJDSCUDA", compress, &compress, NULL));
   PetscCall(PetscOptionsBool("-mat_jagged_host", "Run the host reference kernels instead of the GPU ones (testing, machines without a GPU)", "MatJaggedSetUseHost", host, &host, NULL));
   PetscOptionsHeadEnd();
-  if (br != j->options.block_rows || kernel != j->kernel || threshold != j->options.long_row_threshold || (bool)compress != j->options.compress_columns) {
+  if (br != j->options.block_rows || kernel != j->kernel || threshold != j->options.long_row_threshold) {
     PetscCall(MatSeqJaggedReset(j));
-    j->options.block_rows       = (int)br;
-    j->options.compress_columns = (bool)compress;
+    j->options.block_rows = (int)br;
     PetscCall(MatSeqJaggedSetKernel_Private(j, kernel, threshold));
   }
   PetscCall(MatJaggedSetUseHost_SeqJagged(A, host));
@@ -800,8 +798,6 @@ static PetscErrorCode MatView_SeqJagged(Mat A, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "jagged diagonals %d; kernel: %s", f.ndiag, MatJaggedKernels[j->kernel]));
     if (f.nlong) PetscCall(PetscViewerASCIIPrintf(viewer, ", %d long rows (> %d entries, %d nonzeros) in a warp-per-row CSR part, %d of them block-per-row\n", f.nlong, f.long_threshold, f.long_nnz, f.nlong_block));
     else PetscCall(PetscViewerASCIIPrintf(viewer, ", one thread per row for all rows\n"));
-    if (!f.coloff.empty()) PetscCall(PetscViewerASCIIPrintf(viewer, "column indices: 16-bit offsets within groups of %d slots\n", 1 << f.colshift));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "column indices: 32-bit%s\n", j->options.compress_columns ? " (a group of slots spans 65536 columns or more, or b_r is not a power of two)" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s memory: %.3g MB (indices %.3g MB, refresh map %.3g MB, values %.3g MB%s)\n", j->host ? "host" : "device",
                                      (st.device_bytes + (j->vals_single ? f.nslots * sizeof(PetscJaggedScalarSingle) : 0)) / 1.e6, st.index_bytes / 1.e6, st.valmap_bytes / 1.e6, st.value_bytes / 1.e6, j->vals_single ? ", plus the single-precision copy" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "format build: %.3g s\n", j->build_seconds));
@@ -898,7 +894,7 @@ PetscErrorCode MatSeqJaggedSetOptions(Mat A, const Mat_SeqJagged *src)
 
   PetscFunctionBegin;
   PetscCall(MatJaggedSetUseHost_SeqJagged(A, src->host));
-  if (j->options.block_rows != src->options.block_rows || j->options.long_rows != src->options.long_rows || j->options.long_row_threshold != src->options.long_row_threshold || j->options.compress_columns != src->options.compress_columns) PetscCall(MatSeqJaggedReset(j));
+  if (j->options.block_rows != src->options.block_rows || j->options.long_rows != src->options.long_rows || j->options.long_row_threshold != src->options.long_row_threshold) PetscCall(MatSeqJaggedReset(j));
   j->options = src->options;
   j->kernel  = src->kernel;
   j->single  = src->single;
@@ -1042,7 +1038,6 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   j->options.block_rows         = jagged::kDefaultBlockRows;
   j->options.long_rows          = jagged::LongRowMode::Auto;
   j->options.long_row_threshold = 0;
-  j->options.compress_columns   = true;
   j->kernel                     = MAT_JAGGED_KERNEL_AUTO;
   j->aijops                     = *B->ops;
   B->spptr                      = j;
