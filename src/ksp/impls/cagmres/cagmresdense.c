@@ -147,13 +147,10 @@ PetscErrorCode KSPCAGMRESBlockTrsm(KSP ksp, PetscInt c, PetscInt q, const PetscS
   else {
 #if defined(PETSC_HAVE_CUDA)
     cudaStream_t stream;
-    PetscScalar *Rc;
 
-    /* R packed with leading dimension q for the copy */
-    PetscCall(PetscMalloc1(q * q, &Rc));
-    for (PetscInt j = 0; j < q; j++)
-      for (PetscInt i = 0; i < q; i++) Rc[i + j * q] = R[i + j * ldr];
-    PetscCall(CopyToDevice(ksp, Rc, q * q, &stream));
+    /* R to the device with leading dimension q (from pageable memory: staged before the call returns) */
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMemcpy2DAsync(ca->dwork, q * sizeof(PetscScalar), R, ldr * sizeof(PetscScalar), q * sizeof(PetscScalar), q, cudaMemcpyHostToDevice, stream));
     if (q <= KSP_CAGMRES_SOLVE_MAX_COLUMNS) PetscCall(KSPCAGMRESSolveUpperRight(mtype, ca->nloc, q, a + c * ca->lda, ca->lda, R, ldr, ca->dwork));
     else {
       cublasHandle_t handle;
@@ -169,8 +166,6 @@ PetscErrorCode KSPCAGMRESBlockTrsm(KSP ksp, PetscInt c, PetscInt q, const PetscS
       PetscCall(PetscLogGpuTimeEnd());
       PetscCall(PetscLogGpuFlops(1.0 * q * q * ca->nloc));
     }
-    PetscCallCUDA(cudaStreamSynchronize(stream)); /* Rc is freed next */
-    PetscCall(PetscFree(Rc));
 #endif
   }
   PetscCall(BasisRestoreArray(ksp, &a));
