@@ -92,6 +92,7 @@ PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *)
 #define KSPMPCG "mpcg"
 #define PCSPCG  "spcg"
 PETSC_EXTERN PetscErrorCode PCSPCGGetInnerIterations(PC, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetInnerPC(PC, PC);
 PETSC_EXTERN PetscErrorCode KSPMonitorMPCG(KSP, PetscInt, PetscReal, PetscViewerAndFormat *);
 
 /*

@@ -2,6 +2,7 @@ static char help[] = "Checks PCSPCG's GPU inner loop against its host twin: z = 
   -n <4000>     rows\n\
   -apply <3>    applications (the graph is replayed after the first)\n\
   -tol <1e-5>   bound on ||z_gpu - z_host|| / ||z_host|| (single-precision rounding, 6e-8 a step, amplified by the inner steps)\n\
+  -inner <type> the inner CG's preconditioner (PCSPCGSetInnerPC()): none, jacobi (single precision), or another (double)\n\
   PCSPCG options (-pc_spcg_max_it, -pc_spcg_jacobi, -pc_spcg_rtol, -pc_spcg_cuda_graph) apply to both.\n\n";
 
 #include <petscjagged.h>
@@ -37,15 +38,28 @@ static PetscErrorCode RandomSPD(PetscInt n, PetscRandom rnd, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A PCSPCG on A (options of the database, prefix "twin_") */
+/* A PCSPCG on A (options of the database, prefix "twin_"), its inner CG preconditioned by -inner when given */
 static PetscErrorCode CreateSPCG(Mat A, PC *pc)
 {
+  char      type[64];
+  PetscBool set;
+
   PetscFunctionBeginUser;
   PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
   PetscCall(PCSetType(*pc, PCSPCG));
   PetscCall(PCSetOperators(*pc, A, A));
   PetscCall(PCSetOptionsPrefix(*pc, "twin_"));
   PetscCall(PCSetFromOptions(*pc));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-inner", type, sizeof(type), &set));
+  if (set) {
+    PC inner;
+
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &inner));
+    PetscCall(PCSetType(inner, type));
+    PetscCall(PCSetOperators(inner, A, A));
+    PetscCall(PCSPCGSetInnerPC(*pc, inner));
+    PetscCall(PCDestroy(&inner));
+  }
   PetscCall(PCSetUp(*pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,27 +1,65 @@
 /*
    KSPMPCG: the outer method of the mixed-precision inner-outer CG. A flexible CG in double
    precision (Notay's truncated FCG, "Flexible conjugate gradients", SISC 22, 2000) whose
-   preconditioner defaults to PCSPCG, a CG in single precision; it stops on the true residual.
+   preconditioner is PCSPCG, a CG in single precision; it stops on the true residual. When the
+   KSP's PC is another one (set by the program, or -pc_type), an internal PCSPCG runs the inner CG
+   preconditioned by it: in single precision for none and Jacobi, in double otherwise.
 */
 #include <petsc/private/kspimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
+#include "../../../pc/impls/spcg/spcgimpl.h"
 
 typedef struct {
   PetscInt     mmax;     /* previous directions kept */
-  PetscInt     stagits;  /* outer iterations without progress that mean stagnation */
+  PetscInt     stagits;  /* outer iterations in a row without progress that mean stagnation */
+  PetscBool    wrap;     /* run an internal PCSPCG around a PC that is not PCSPCG */
+  PC           spcg;     /* that internal PCSPCG (NULL when the KSP's PC is a PCSPCG or wrap is off) */
   Vec         *P, *C;    /* directions p_k and A p_k, mmax + 1 of each, used round robin */
   PetscScalar *eta;      /* p_k' A p_k */
   PetscScalar *dots;
   PetscInt     nreplace; /* residual replacements by the true residual in the last solve */
+  PetscReal    energy;   /* decrease of the squared energy norm of the error so far in this solve */
+  PetscInt     nflat;    /* outer iterations in a row that decreased it by less than rounding */
 } KSP_MPCG;
+
+/* The PCSPCG that runs the inner iterations, or NULL */
+static PetscErrorCode KSPMPCGGetSPCG(KSP ksp, PC *spcg)
+{
+  KSP_MPCG *m = (KSP_MPCG *)ksp->data;
+  PetscBool isspcg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCSPCG, &isspcg));
+  *spcg = isspcg ? ksp->pc : m->spcg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode KSPSetUp_MPCG(KSP ksp)
 {
-  KSP_MPCG *m = (KSP_MPCG *)ksp->data;
+  KSP_MPCG   *m = (KSP_MPCG *)ksp->data;
+  PetscBool   isspcg;
+  Mat         A, P;
+  const char *prefix;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCSPCG, &isspcg));
+  PetscCall(PCDestroy(&m->spcg));
+  if (!isspcg && m->wrap) { /* the inner single-precision CG, preconditioned by the KSP's PC */
+    PetscCall(PCCreate(PetscObjectComm((PetscObject)ksp), &m->spcg));
+    PetscCall(PetscObjectIncrementTabLevel((PetscObject)m->spcg, (PetscObject)ksp, 1));
+    PetscCall(PCSetType(m->spcg, PCSPCG));
+    PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+    PetscCall(PCSetOptionsPrefix(m->spcg, prefix));
+    PetscCall(PCSPCGSetFromOptionsInner(m->spcg)); /* the -pc_spcg_ options, not -pc_type */
+    PetscCall(PCSPCGSetInnerPC(m->spcg, ksp->pc));
+    PetscCall(PCGetOperators(ksp->pc, &A, &P));
+    PetscCall(PCSetOperators(m->spcg, A, P));
+  }
   PetscCall(KSPSetWorkVecs(ksp, 3));
+  if (m->P) PetscCall(VecDestroyVecs(m->mmax + 1, &m->P));
+  if (m->C) PetscCall(VecDestroyVecs(m->mmax + 1, &m->C));
+  PetscCall(PetscFree2(m->eta, m->dots));
   PetscCall(KSPCreateVecs(ksp, m->mmax + 1, &m->P, 0, NULL));
   PetscCall(KSPCreateVecs(ksp, m->mmax + 1, &m->C, 0, NULL));
   PetscCall(PetscMalloc2(m->mmax + 1, &m->eta, m->mmax + 1, &m->dots));
@@ -36,6 +74,7 @@ static PetscErrorCode KSPReset_MPCG(KSP ksp)
   if (m->P) PetscCall(VecDestroyVecs(m->mmax + 1, &m->P));
   if (m->C) PetscCall(VecDestroyVecs(m->mmax + 1, &m->C));
   PetscCall(PetscFree2(m->eta, m->dots));
+  PetscCall(PCDestroy(&m->spcg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -52,17 +91,57 @@ static PetscErrorCode KSPMPCGTrueResidual(KSP ksp, Vec R, PetscReal *rnorm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Stagnation, decided on the energy norm of the error, which every outer step decreases (exact line
+  search along p): ||e_k||_A^2 - ||e_{k+1}||_A^2 = |p'r|^2 / p'Ap. CG's residual norm is not monotone and
+  may stay flat for many iterations while the error keeps falling, so it cannot tell stagnation.
+  The solve has stagnated when stagits steps in a row each removed less than eps^2 of the energy
+  removed so far: the error is then at rounding level in the energy norm, and no further step can
+  reach a tolerance that has not been met. A converging CG never gets there before that point.
+*/
+static PetscBool KSPMPCGStagnated(KSP_MPCG *m, PetscReal decrease)
+{
+  m->energy += decrease;
+  if (decrease > PETSC_MACHINE_EPSILON * PETSC_MACHINE_EPSILON * m->energy) m->nflat = 0;
+  else m->nflat++;
+  return (PetscBool)(m->nflat >= m->stagits);
+}
+
+/* z = B r with the preconditioner the outer iteration uses: the internal PCSPCG around the KSP's PC, or the KSP's PC itself */
+static PetscErrorCode KSPMPCGPCApply(KSP ksp, Vec R, Vec Z)
+{
+  KSP_MPCG      *m  = (KSP_MPCG *)ksp->data;
+  PC             pc = m->spcg ? m->spcg : ksp->pc;
+  PCFailedReason reason;
+
+  PetscFunctionBegin;
+  if (m->spcg) {
+    PetscCall(PCApply(m->spcg, R, Z));
+    PetscCall(KSP_RemoveNullSpace(ksp, Z));
+  } else PetscCall(KSP_PCApply(ksp, R, Z));
+  PetscCall(PCGetFailedReason(pc, &reason));
+  if (!reason && m->spcg) PetscCall(PCGetFailedReason(ksp->pc, &reason));
+  if (reason) ksp->reason = KSP_DIVERGED_PC_FAILED;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSolve_MPCG(KSP ksp)
 {
   KSP_MPCG *m = (KSP_MPCG *)ksp->data;
-  Mat       A;
+  Mat       A, P;
   Vec       X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z = ksp->work[1];
-  PetscReal rnorm, best;
-  PetscInt  i, last_progress = 0;
+  PetscReal rnorm, bestreplaced = PETSC_MAX_REAL;
+  PetscInt  nfutile = 0; /* replacements in a row that found the true residual no lower than before */
 
   PetscFunctionBegin;
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PCGetOperators(ksp->pc, &A, &P));
+  if (m->spcg) { /* the operators may have changed since KSPSetUp(): PCSetUp() rebuilds only what changed */
+    PetscCall(PCSetOperators(m->spcg, A, P));
+    PetscCall(PCSetUp(m->spcg));
+  }
   m->nreplace = 0;
+  m->energy   = 0;
+  m->nflat    = 0;
   ksp->its    = 0;
   if (ksp->guess_zero) {
     PetscCall(VecCopy(B, R));
@@ -74,23 +153,15 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
   PetscCall(KSPLogResidualHistory(ksp, rnorm));
   PetscCall(KSPMonitor(ksp, 0, rnorm));
   PetscCall((*ksp->converged)(ksp, 0, rnorm, &ksp->reason, ksp->cnvP));
-  best = rnorm;
-  for (i = 0; !ksp->reason && i < ksp->max_it; i++) {
-    const PetscInt cur = i % (m->mmax + 1), nold = PetscMin(i, m->mmax);
+  for (PetscInt i = 0; !ksp->reason && i < ksp->max_it; i++) {
+    /* Notay's truncation (as KSPFCG's default): 1, 2, ..., mmax previous directions, then 1 again */
+    const PetscInt cur = i % (m->mmax + 1), nold = i ? (i - 1) % m->mmax + 1 : 0;
     Vec            Pc = m->P[cur], Cc = m->C[cur];
     PetscScalar    gamma, alpha, rz;
 
     /* z = B r, then p = z made A-orthogonal to the nold previous directions */
-    PetscCall(KSP_PCApply(ksp, R, Z));
-    {
-      PCFailedReason pcreason;
-
-      PetscCall(PCGetFailedReason(ksp->pc, &pcreason));
-      if (pcreason) {
-        ksp->reason = KSP_DIVERGED_PC_FAILED;
-        break;
-      }
-    }
+    PetscCall(KSPMPCGPCApply(ksp, R, Z));
+    if (ksp->reason) break;
     PetscCall(VecDot(Z, R, &rz));
     KSPCheckDot(ksp, rz);
     if (PetscRealPart(rz) <= 0.0) {
@@ -140,15 +211,18 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
         m->nreplace++;
         PetscCall(PetscInfo(ksp, "Recurrence residual %g converged, true residual %g did not: continuing from the true residual\n", (double)rnorm, (double)tnorm));
         ksp->reason = KSP_CONVERGED_ITERATING;
-        rnorm       = tnorm;
+        if (tnorm < 0.9 * bestreplaced) {
+          bestreplaced = tnorm;
+          nfutile      = 0;
+        } else if (++nfutile == 3) { /* the true residual no longer falls: the tolerance is below the attainable accuracy */
+          ksp->reason = KSP_DIVERGED_BREAKDOWN;
+          PetscCall(PetscInfo(ksp, "Stagnation: three residual replacements in a row left the true residual at %g (lowest %g): the tolerance is below the attainable accuracy\n", (double)tnorm, (double)bestreplaced));
+        }
       }
     }
-    if (rnorm < 0.9 * best) {
-      best          = rnorm;
-      last_progress = i + 1;
-    } else if (!ksp->reason && i + 1 - last_progress >= m->stagits) {
+    if (!ksp->reason && KSPMPCGStagnated(m, PetscRealPart(gamma * PetscConj(gamma)) / PetscRealPart(m->eta[cur]))) {
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
-      PetscCall(PetscInfo(ksp, "Stagnation: no residual reduction by 10%% in %" PetscInt_FMT " outer iterations (residual %g); the problem may be too ill-conditioned for the single-precision inner solver\n", m->stagits, (double)rnorm));
+      PetscCall(PetscInfo(ksp, "Stagnation: %" PetscInt_FMT " outer iterations in a row decreased the energy norm of the error by less than rounding (residual %g)\n", m->stagits, (double)rnorm));
     }
   }
   if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
@@ -178,11 +252,11 @@ PetscErrorCode KSPMonitorMPCG(KSP ksp, PetscInt n, PetscReal rnorm, PetscViewerA
 {
   PetscViewer viewer = vf->viewer;
   PetscInt    ninner = 0, tablevel;
-  PetscBool   spcg;
+  PC          spcg;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCSPCG, &spcg));
-  if (spcg) PetscCall(PCSPCGGetInnerIterations(ksp->pc, NULL, &ninner));
+  PetscCall(KSPMPCGGetSPCG(ksp, &spcg));
+  if (spcg && spcg->setupcalled) PetscCall(PCSPCGGetInnerIterations(spcg, NULL, &ninner));
   PetscCall(PetscObjectGetTabLevel((PetscObject)ksp, &tablevel));
   PetscCall(PetscViewerPushFormat(viewer, vf->format));
   PetscCall(PetscViewerASCIIAddTab(viewer, tablevel));
@@ -195,18 +269,26 @@ PetscErrorCode KSPMonitorMPCG(KSP ksp, PetscInt n, PetscReal rnorm, PetscViewerA
 static PetscErrorCode KSPView_MPCG(KSP ksp, PetscViewer viewer)
 {
   KSP_MPCG *m = (KSP_MPCG *)ksp->data;
-  PetscBool ascii, spcg;
+  PetscBool ascii;
+  PC        spcg;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  flexible CG in double precision, %" PetscInt_FMT " previous directions kept (Notay truncation); stops on the true residual\n", m->mmax));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  stagnation: %" PetscInt_FMT " outer iterations without a 10%% reduction\n", m->stagits));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCSPCG, &spcg));
-  if (spcg && ksp->pc->setupcalled) {
-    PetscInt napply, ninner;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  outer: flexible CG in double precision, up to %" PetscInt_FMT " previous directions kept (Notay truncation); stops on the true residual\n", m->mmax));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  stagnation: %" PetscInt_FMT " outer iterations in a row that decrease the energy norm of the error by less than rounding\n", m->stagits));
+  PetscCall(KSPMPCGGetSPCG(ksp, &spcg));
+  if (!spcg) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner: none; the preconditioner below runs as it is, once per outer iteration (-ksp_mpcg_single_inner 0)\n"));
+  else if (spcg != ksp->pc) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner: an internal PCSPCG preconditioned by the PC below\n"));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PCView(spcg, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  if (spcg && spcg->setupcalled) {
+    PetscInt ninner;
 
-    PetscCall(PCSPCGGetInnerIterations(ksp->pc, &napply, &ninner));
+    PetscCall(PCSPCGGetInnerIterations(spcg, NULL, &ninner));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " outer iterations; inner (single precision) iterations since set-up: %" PetscInt_FMT "\n", ksp->its, ninner));
   }
   if (m->nreplace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replaced by the true residual %" PetscInt_FMT " times in the last solve\n", m->nreplace));
@@ -222,8 +304,9 @@ static PetscErrorCode KSPSetFromOptions_MPCG(KSP ksp, PetscOptionItems PetscOpti
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP MPCG options (mixed-precision inner-outer CG)");
   PetscCall(PetscOptionsInt("-ksp_mpcg_mmax", "Previous search directions kept (truncation)", "KSPMPCG", mmax, &mmax, NULL));
   PetscCheck(mmax >= 1 && mmax <= 64, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_mpcg_mmax must be in [1, 64], not %" PetscInt_FMT, mmax);
-  PetscCall(PetscOptionsInt("-ksp_mpcg_stagnation_its", "Outer iterations without a 10% residual reduction that stop the solve", "KSPMPCG", m->stagits, &m->stagits, NULL));
+  PetscCall(PetscOptionsInt("-ksp_mpcg_stagnation_its", "Outer iterations in a row that decrease the energy norm of the error by less than rounding that stop the solve", "KSPMPCG", m->stagits, &m->stagits, NULL));
   PetscCheck(m->stagits >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_mpcg_stagnation_its must be positive");
+  PetscCall(PetscOptionsBool("-ksp_mpcg_single_inner", "With a PC other than spcg: run the single-precision inner CG preconditioned by it (else the PC alone, in double)", "KSPMPCG", m->wrap, &m->wrap, NULL));
   PetscOptionsHeadEnd();
   PetscCall(KSPMonitorSetFromOptions(ksp, "-ksp_monitor_mpcg", "mpcg", NULL));
   if (mmax != m->mmax) {
@@ -244,12 +327,13 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
 
 /*MC
    KSPMPCG - "mpcg" - mixed-precision inner-outer conjugate gradients: a flexible CG in double
-   precision whose preconditioner is, unless set otherwise, `PCSPCG`, a CG in single precision
+   precision whose preconditioner is an inner CG in single precision (`PCSPCG`)
 
    Options Database Keys:
-+  -ksp_mpcg_mmax <30>            - previous directions kept (Notay's truncation)
-.  -ksp_mpcg_stagnation_its <30> - outer iterations without a 10% residual reduction that end the solve
--  -ksp_monitor_mpcg              - monitor the residual and the inner iterations, see `KSPMonitorMPCG()`
++  -ksp_mpcg_mmax <30>             - at most this many previous directions kept (Notay's truncation)
+.  -ksp_mpcg_stagnation_its <30>  - outer iterations in a row that decrease the energy norm of the error by less than rounding that end the solve
+.  -ksp_mpcg_single_inner <true>  - with a preconditioner other than `PCSPCG`: run the single-precision inner CG preconditioned by it
+-  -ksp_monitor_mpcg               - monitor the residual and the inner iterations, see `KSPMonitorMPCG()`
 
    Level: intermediate
 
@@ -259,13 +343,26 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    the unpreconditioned residual and, when the recurrence says converged, confirmed on the true
    residual b - A x; a recurrence that drifted is replaced by the true residual and the solve goes on.
 
-   Ends with `KSP_DIVERGED_INDEFINITE_MAT` when p'Ap <= 0, `KSP_DIVERGED_INDEFINITE_PC` when r'Br <= 0,
-   `KSP_DIVERGED_NANORINF` on NaN or Inf, and `KSP_DIVERGED_BREAKDOWN` on stagnation, which happens
-   when the problem is too ill-conditioned for the single-precision inner solver (-info says so).
+   The preconditioner: with no PC type set, `PCSPCG` (the `-pc_spcg_` options apply). When the program
+   or `-pc_type` sets another PC, `KSPMPCG` keeps it and runs an internal `PCSPCG` whose inner CG is
+   preconditioned by it: `PCNONE` and `PCJACOBI` (diagonal) run in single precision inside the inner
+   loop (on the GPU with CUDA vectors); any other PC is applied as it is, in double precision, to the
+   inner residual converted from single precision, and its output converted back. `-ksp_view` shows
+   which. So `-ksp_type mpcg` alone turns any CG solve into a mixed-precision one.
 
-   Any other preconditioner works too (it need not be fixed: the method is flexible).
+   The outer iteration keeps, as `KSPFCG` does by default, 1, 2, ..., mmax previous directions and
+   then starts again from 1 (Notay), which keeps it robust when the operator or the inner solve is
+   mildly nonsymmetric. Ends with `KSP_DIVERGED_INDEFINITE_MAT` when p'Ap <= 0,
+   `KSP_DIVERGED_INDEFINITE_PC` when r'Br <= 0, `KSP_DIVERGED_NANORINF` on NaN or Inf, and
+   `KSP_DIVERGED_BREAKDOWN` on stagnation. Stagnation is judged on the energy norm of the error,
+   which every outer step decreases by |p'r|^2 / p'Ap (the residual norm of CG is not monotone and is
+   no measure of progress): it is declared when `-ksp_mpcg_stagnation_its` steps in a row each remove
+   less than (machine epsilon)^2 of what the solve has removed so far, or when three replacements by
+   the true residual in a row find it no lower: the tolerance is then below the attainable accuracy.
+   A slowly converging solve, however slow, is never stopped as stagnated; it ends at the iteration
+   limit with `KSP_DIVERGED_ITS` as `KSPCG` would.
 
-.seealso: `PCSPCG`, `KSPFCG`, `KSPCG`, `MatJaggedSetSinglePrecision()`
+.seealso: `PCSPCG`, `PCSPCGSetInnerPC()`, `KSPFCG`, `KSPCG`, `MatJaggedSetSinglePrecision()`
 M*/
 PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP ksp)
 {
@@ -277,6 +374,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP ksp)
   PetscCall(PetscNew(&m));
   m->mmax    = 30;
   m->stagits = 30;
+  m->wrap    = PETSC_TRUE;
   ksp->data  = m;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 3));
   ksp->ops->setup          = KSPSetUp_MPCG;

@@ -21,13 +21,60 @@ static PetscErrorCode SPCGDot(PC pc, const PetscJaggedScalarSingle a[], const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = D^{-1} r (Jacobi) or z = r */
-static void SPCGPrecondition(PC_SPCG *s)
+/* z = M r with the inner preconditioner: D^{-1} r (Jacobi), r (none), or the other PC applied in double precision */
+static PetscErrorCode SPCGPrecondition(PC pc)
 {
-  if (s->jacobi)
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (s->other) {
+    PetscScalar       *ra;
+    const PetscScalar *za;
+    PCFailedReason     reason;
+
+    PetscCall(VecGetArrayWrite(s->wr, &ra));
+    for (PetscInt i = 0; i < s->n; i++) ra[i] = (PetscScalar)s->r[i];
+    PetscCall(VecRestoreArrayWrite(s->wr, &ra));
+    PetscCall(PCApply(s->other, s->wr, s->wz));
+    PetscCall(PCGetFailedReason(s->other, &reason));
+    if (reason) pc->failedreason = reason;
+    PetscCall(VecGetArrayRead(s->wz, &za));
+    for (PetscInt i = 0; i < s->n; i++) s->z[i] = (PetscJaggedScalarSingle)za[i];
+    PetscCall(VecRestoreArrayRead(s->wz, &za));
+  } else if (s->diag)
     for (PetscInt i = 0; i < s->n; i++) s->z[i] = s->dinv[i] * s->r[i];
   else
     for (PetscInt i = 0; i < s->n; i++) s->z[i] = s->r[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What runs inside the inner loop: Jacobi in single precision (diag), the inner PC in double (other), or nothing */
+static PetscErrorCode PCSPCGResolveInner(PC pc)
+{
+  PC_SPCG  *s = (PC_SPCG *)pc->data;
+  PetscBool none = PETSC_TRUE, jac = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  s->other   = NULL;
+  s->fixdiag = PETSC_FALSE;
+  if (s->inner) {
+    PetscCall(PCSetUp(s->inner));
+    PetscCall(PetscObjectTypeCompare((PetscObject)s->inner, PCNONE, &none));
+    PetscCall(PetscObjectTypeCompare((PetscObject)s->inner, PCJACOBI, &jac));
+    if (jac) { /* only the plain inverse diagonal has a single-precision form here */
+      PCJacobiType type;
+      PetscBool    useabs, fixdiag;
+
+      PetscCall(PCJacobiGetType(s->inner, &type));
+      PetscCall(PCJacobiGetUseAbs(s->inner, &useabs));
+      PetscCall(PCJacobiGetFixDiagonal(s->inner, &fixdiag));
+      jac        = (PetscBool)(type == PC_JACOBI_DIAGONAL && !useabs);
+      s->fixdiag = fixdiag;
+    }
+    if (!none && !jac) s->other = s->inner;
+  }
+  s->diag = (PetscBool)(!s->other && (jac || s->jacobi));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -85,6 +132,9 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   s->A   = NULL;
   s->own = PETSC_FALSE;
   PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
+  PetscCall(VecDestroy(&s->wr));
+  PetscCall(VecDestroy(&s->wz));
+  s->other = NULL;
   PetscCall(PCSPCGDeviceDestroy(&s->dev));
   s->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -114,22 +164,24 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   }
   PetscCall(MatJaggedSetSinglePrecision(s->A, PETSC_TRUE));
   PetscCall(MatGetLocalSize(P, &s->n, NULL));
-  if (s->jacobi) {
+  PetscCall(PCSPCGResolveInner(pc));
+  if (s->other) PetscCall(MatCreateVecs(P, &s->wr, &s->wz));
+  if (s->diag) {
     PetscScalar *da;
 
     PetscCall(MatCreateVecs(P, NULL, &dinv));
     PetscCall(MatGetDiagonal(P, dinv));
     PetscCall(VecGetArray(dinv, &da));
     for (PetscInt i = 0; i < s->n; i++) {
-      PetscCheck(da[i] != 0.0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal entry in row %" PetscInt_FMT ": no Jacobi inside PCSPCG", i);
-      da[i] = 1.0 / da[i];
+      PetscCheck(da[i] != 0.0 || s->fixdiag, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal entry in row %" PetscInt_FMT ": no Jacobi inside PCSPCG", i);
+      da[i] = da[i] != 0.0 ? 1.0 / da[i] : 1.0; /* a zero only with the inner PCJACOBI's fixed diagonal, as PCJACOBI does */
     }
     PetscCall(VecRestoreArray(dinv, &da));
   }
   if (gpu) PetscCall(PCSPCGDeviceCreate(pc, dinv, &s->dev));
   else {
-    PetscCall(PetscMalloc6(s->n, &s->x, s->n, &s->r, s->n, &s->z, s->n, &s->p, s->n, &s->q, s->jacobi ? s->n : 0, &s->dinv));
-    if (s->jacobi) {
+    PetscCall(PetscMalloc6(s->n, &s->x, s->n, &s->r, s->n, &s->z, s->n, &s->p, s->n, &s->q, s->diag ? s->n : 0, &s->dinv));
+    if (s->diag) {
       const PetscScalar *da;
 
       PetscCall(VecGetArrayRead(dinv, &da));
@@ -172,7 +224,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
     s->x[i] = 0;
   }
   PetscCall(VecRestoreArrayRead(rv, &ra));
-  SPCGPrecondition(s);
+  PetscCall(SPCGPrecondition(pc));
   for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i];
   PetscCall(SPCGDot(pc, s->r, s->z, &rz));
   if (s->rtol > 0) tol2 = s->rtol * s->rtol;
@@ -200,14 +252,14 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
       if (PetscRealPart(rr) <= tol2) break;
     }
     if (its == s->max_it) break;
-    SPCGPrecondition(s);
+    PetscCall(SPCGPrecondition(pc));
     PetscCall(SPCGDot(pc, s->r, s->z, &rznew));
     beta = rznew / rz;
     rz   = rznew;
     for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i] + (PetscJaggedScalarSingle)beta * s->p[i];
     PetscCall(PetscLogFlops(4.0 * s->n));
   }
-  if (its == 0) SPCGPrecondition(s); /* no inner step taken: apply the inner preconditioner alone */
+  /* no inner step taken: z, the inner preconditioner applied to r, is the result */
   PetscCall(VecGetArrayWrite(zv, &za));
   for (PetscInt i = 0; i < s->n; i++) za[i] = rnorm * (its ? (PetscScalar)s->x[i] : (PetscScalar)s->z[i]);
   PetscCall(VecRestoreArrayWrite(zv, &za));
@@ -229,6 +281,16 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscCall(PetscOptionsBool("-pc_spcg_jacobi", "Jacobi preconditioning inside the inner CG", "PCSPCG", s->jacobi, &s->jacobi, NULL));
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCG", s->graph, &s->graph, NULL));
   PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The -pc_spcg_ options of an internal PCSPCG (KSPMPCG's), without PCSetFromOptions(), which would also read -pc_type */
+PetscErrorCode PCSPCGSetFromOptionsInner(PC pc)
+{
+  PetscFunctionBegin;
+  PetscObjectOptionsBegin((PetscObject)pc);
+  PetscCall(PCSetFromOptions_SPCG(pc, PetscOptionsObject));
+  PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -259,16 +321,24 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->jacobi ? ", Jacobi" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->A ? (s->diag ? ", Jacobi" : "") : (s->jacobi ? ", Jacobi" : "")));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (s->rtol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or to a relative residual of %g", (double)s->rtol));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (!s->A) where = "not set up yet";
-  else if (s->dev) where = size == 1 && s->graph ? "on the GPU, replayed as a CUDA graph" : "on the GPU, sums reduced through the host";
+  else if (s->dev) where = size == 1 && s->graph && !s->other ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU, sums reduced through the host");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet"));
+  if (s->inner) {
+    PCType type;
+
+    PetscCall(PCGetType(s->inner, &type));
+    if (!s->A) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
+    else if (s->other) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, applied in double precision to the single-precision inner residual (converted both ways)\n", type));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, run in single precision inside the inner loop\n", type));
+  }
   PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt_FMT ", inner iterations %" PetscInt_FMT " (%.1f each), inner breakdowns %" PetscInt_FMT "\n", napply, ninner, napply ? (double)ninner / napply : 0.0, nindefinite));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -281,11 +351,27 @@ static PetscErrorCode PCSPCGGetInnerIterations_SPCG(PC pc, PetscInt *napply, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGSetInnerPC_SPCG(PC pc, PC inner)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (inner) PetscCall(PetscObjectReference((PetscObject)inner));
+  PetscCall(PCDestroy(&s->inner));
+  s->inner = inner;
+  pc->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_SPCG(PC pc)
 {
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
   PetscFunctionBegin;
   PetscCall(PCReset_SPCG(pc));
+  PetscCall(PCDestroy(&s->inner));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetInnerIterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetInnerPC_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -323,7 +409,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    The per-application statistics of the device loop are read from the device only when asked for
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
-.seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`
+.seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`, `PCSPCGSetInnerPC()`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 {
@@ -341,6 +427,38 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   pc->ops->setfromoptions  = PCSetFromOptions_SPCG;
   pc->ops->view            = PCView_SPCG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetInnerIterations_C", PCSPCGGetInnerIterations_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetInnerPC_C", PCSPCGSetInnerPC_SPCG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetInnerPC - Sets the preconditioner of the inner (single-precision) CG of a `PCSPCG`
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the `PCSPCG` preconditioner
+- inner - the inner preconditioner, on the same operators (`NULL`: none, or `-pc_spcg_jacobi`)
+
+  Level: advanced
+
+  Notes:
+  `PCNONE` and `PCJACOBI` (the plain inverse diagonal) run in single precision inside the inner loop,
+  on the GPU when the operator's vectors are CUDA vectors. Any other preconditioner is applied as it
+  is, in double precision: the inner residual is converted to a double-precision vector, the
+  preconditioner applied, and its output converted back to single precision. `PCView()` says which.
+  `KSPMPCG` calls this with the KSP's own preconditioner when it is not a `PCSPCG`. The inner
+  preconditioner should be symmetric positive definite; `inner` is referenced, and set up by
+  `PCSetUp()` of `pc`.
+
+.seealso: `PCSPCG`, `KSPMPCG`
+@*/
+PetscErrorCode PCSPCGSetInnerPC(PC pc, PC inner)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  if (inner) PetscValidHeaderSpecific(inner, PC_CLASSID, 2);
+  PetscTryMethod(pc, "PCSPCGSetInnerPC_C", (PC, PC), (pc, inner));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -82,8 +82,8 @@ __device__ void BlockSumTo(D v, D *out)
   }
 }
 
-/* r = b / ||b||, x = 0, z = D^{-1} r (z is r without Jacobi), p = z; r'z of step 0 */
-__global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S *p, const S *dinv, Step *steps, Status *st)
+/* r = b / ||b||, x = 0; unless the inner PC runs in double (other): z = D^{-1} r (z is r without Jacobi), p = z, r'z of step 0 */
+__global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S *p, const S *dinv, bool other, Step *steps, Status *st)
 {
   D rz = 0;
 
@@ -92,11 +92,32 @@ __global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S
     const S ri = ToSingle(b[i] * scale), zi = dinv ? dinv[i] * ri : ri;
     r[i] = ri;
     x[i] = S(0);
+    if (other) continue;
     if (dinv) z[i] = zi;
     p[i] = zi;
     rz += ToDouble(Conj(ri) * zi);
   }
-  BlockSumTo(rz, &steps[0].rz);
+  if (!other) BlockSumTo(rz, &steps[0].rz);
+}
+
+/* rd = r in double precision, for the inner PC applied in double */
+__global__ void ToDoubleKernel(int n, const S *r, D *rd)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) rd[i] = ToDouble(r[i]);
+}
+
+/* z = zd in single precision (and p = z at step 0); r'z into step->rz */
+__global__ void FromDoubleKernel(int n, const D *zd, const S *r, S *z, S *p, Step *step)
+{
+  D rz = 0;
+
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const S zi = ToSingle(zd[i]);
+    z[i] = zi;
+    if (p) p[i] = zi;
+    rz += ToDouble(Conj(r[i]) * zi);
+  }
+  BlockSumTo(rz, &step->rz);
 }
 
 /* p'q of step k */
@@ -109,8 +130,8 @@ __global__ void DotKernel(int n, const S *p, const S *q, Step *step, const Statu
   BlockSumTo(pq, &step->pq);
 }
 
-/* step k: alpha = r'z / p'q, x += alpha p, r -= alpha q, z = D^{-1} r; r'z and r'r for step k + 1; stops on p'q <= 0 */
-__global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S *q, const S *dinv, Step *steps, Status *st, bool want_rr)
+/* step k: alpha = r'z / p'q, x += alpha p, r -= alpha q, z = D^{-1} r; r'z (unless other) and r'r for step k + 1; stops on p'q <= 0 */
+__global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S *q, const S *dinv, bool other, Step *steps, Status *st, bool want_rr)
 {
   const D pq = steps[k].pq;
   D       rz = 0, rr = 0;
@@ -126,11 +147,11 @@ __global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S
     x[i] += alpha * p[i];
     r[i] = ri;
     if (dinv) z[i] = zi;
-    rz += ToDouble(Conj(ri) * zi);
+    if (!other) rz += ToDouble(Conj(ri) * zi);
     if (want_rr) rr += ToDouble(Conj(ri) * ri);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) st->its = k + 1;
-  BlockSumTo(rz, &steps[k + 1].rz);
+  if (!other) BlockSumTo(rz, &steps[k + 1].rz);
   if (want_rr) BlockSumTo(rr, &steps[k + 1].rr);
 }
 
@@ -172,6 +193,7 @@ struct _n_PCSPCGDevice {
   Step           *steps;                    /* max_it + 1 of them */
   Status         *status;
   Step           *hstep; /* pinned host copy of one step, for the MPI_Allreduce */
+  bool            sync;  /* the host follows the iterations (several processes, or an inner PC in double) */
   Mat             seq;   /* on one process: the sequential jagged matrix whose product the graph captures */
   cudaStream_t    capture;
   cudaGraphExec_t exec;
@@ -192,6 +214,31 @@ static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* z = M r (and p = z at step 0) with the inner PC applied in double precision; r'z of step k */
+static PetscErrorCode PCSPCGDeviceInnerPC(PC pc, PetscInt k, cudaStream_t stream)
+{
+  PC_SPCG       *s = (PC_SPCG *)pc->data;
+  PCSPCGDevice   d = s->dev;
+  const int      n = (int)d->n;
+  PetscScalar   *rd;
+  const PetscScalar *zd;
+  PCFailedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(VecCUDAGetArrayWrite(s->wr, &rd));
+  ToDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->r, reinterpret_cast<D *>(rd));
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(VecCUDARestoreArrayWrite(s->wr, &rd));
+  PetscCall(PCApply(s->other, s->wr, s->wz));
+  PetscCall(PCGetFailedReason(s->other, &reason));
+  if (reason) pc->failedreason = reason;
+  PetscCall(VecCUDAGetArrayRead(s->wz, &zd));
+  FromDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(zd), d->r, d->z, k ? nullptr : d->p, d->steps + k);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(VecCUDARestoreArrayRead(s->wz, &zd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The inner iterations after StartKernel, launched on stream: captured into the graph on one process,
   run directly on more (then the host also leaves the loop as soon as a stop condition is seen)
@@ -202,26 +249,28 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
   PCSPCGDevice d = s->dev;
   const int    n = (int)d->n;
   const double tol2 = s->rtol > 0 ? (double)(s->rtol * s->rtol) : 0.0;
-  const S     *dinv = s->jacobi ? d->dinv : nullptr;
-  const bool   mpi  = d->size > 1;
+  const S     *dinv = s->diag ? d->dinv : nullptr;
+  const bool   sync = d->sync, other = s->other != NULL;
   const size_t sums = offsetof(Step, rz);
 
   PetscFunctionBegin;
-  if (mpi) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, 1, stream));
+  if (other) PetscCall(PCSPCGDeviceInnerPC(pc, 0, stream));
+  if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, 1, stream));
   for (PetscInt k = 0; k < s->max_it; k++) {
     if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
     else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
     DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
     PetscCallCUDA(cudaGetLastError());
-    if (mpi) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
-    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, d->steps, d->status, tol2 > 0);
+    if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
+    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other, d->steps, d->status, tol2 > 0);
     PetscCallCUDA(cudaGetLastError());
-    if (mpi && !(PetscRealPart(d->hstep->pq) > 0)) break;
+    if (sync && !(PetscRealPart(d->hstep->pq) > 0)) break;
     if (k + 1 == s->max_it) break;
-    if (mpi) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, tol2 > 0 ? 2 : 1, stream));
+    if (other) PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
+    if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, tol2 > 0 ? 2 : 1, stream));
     DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status, tol2);
     PetscCallCUDA(cudaGetLastError());
-    if (mpi && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
+    if (sync && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -285,13 +334,13 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
 
     PetscCall(MatGetInfo(s->A, MAT_LOCAL, &info));
     d->flops_mult = 2.0 * info.nz_used;
-    d->flops_vec  = (s->jacobi ? 14.0 : 12.0) * s->n;
+    d->flops_vec  = (s->diag ? 14.0 : 12.0) * s->n;
   }
   PetscCallCUDA(cudaMalloc((void **)&d->x, bytes));
   PetscCallCUDA(cudaMalloc((void **)&d->r, bytes));
   PetscCallCUDA(cudaMalloc((void **)&d->p, bytes));
   PetscCallCUDA(cudaMalloc((void **)&d->q, bytes));
-  if (s->jacobi) {
+  if (s->diag) {
     const PetscScalar       *da;
     PetscJaggedScalarSingle *h;
 
@@ -303,13 +352,15 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
     PetscCall(VecRestoreArrayRead(dinv, &da));
     PetscCallCUDA(cudaMemcpy(d->dinv, h, sizeof(S) * s->n, cudaMemcpyHostToDevice));
     PetscCall(PetscFree(h));
-  } else d->z = d->r;
+  } else if (s->other) PetscCallCUDA(cudaMalloc((void **)&d->z, bytes));
+  else d->z = d->r;
+  d->sync = d->size > 1 || s->other;
   PetscCallCUDA(cudaMalloc((void **)&d->steps, sizeof(Step) * (s->max_it + 1)));
   PetscCallCUDA(cudaMalloc((void **)&d->status, sizeof(Status)));
   PetscCallCUDA(cudaMemset(d->status, 0, sizeof(Status)));
   PetscCallCUDA(cudaMallocHost((void **)&d->hstep, sizeof(Step)));
   /* one process: the graph multiplies with the sequential matrix itself (an MPI jagged matrix's diagonal block) */
-  if (d->size == 1 && s->graph) {
+  if (d->size == 1 && s->graph && !s->other) {
     PetscCall(PetscObjectTypeCompareAny((PetscObject)s->A, &isseq, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
     if (isseq) d->seq = s->A;
     else {
@@ -336,7 +387,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, Vec zv)
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA(cudaMemsetAsync(d->steps, 0, sizeof(Step) * (s->max_it + 1), stream));
   PetscCall(VecCUDAGetArrayRead(rv, &ra));
-  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->jacobi ? d->dinv : nullptr, d->steps, d->status);
+  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->diag ? d->dinv : nullptr, s->other != NULL, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(rv, &ra));
   if (d->seq) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
