@@ -14,10 +14,12 @@ typedef struct {
   PetscInt     mmax;     /* previous directions kept */
   PetscInt     stagits;  /* outer iterations in a row without progress that mean stagnation */
   PetscBool    wrap;     /* run an internal PCSPCG around a PC that is not PCSPCG */
+  PetscBool    cont;     /* the inner CG continues its search direction across outer iterations */
   PC           spcg;     /* that internal PCSPCG (NULL when the KSP's PC is a PCSPCG or wrap is off) */
   Vec         *P, *C;    /* directions p_k and A p_k, mmax + 1 of each, used round robin */
   PetscScalar *eta;      /* p_k' A p_k */
-  PetscScalar *dots;
+  PetscScalar *dots;     /* mmax + 1 */
+  Vec         *Cold, *Pold; /* the kept directions of one iteration (and r), mmax + 1 */
   PetscInt     nreplace; /* residual replacements by the true residual in the last solve */
   PetscReal    energy;   /* decrease of the squared energy norm of the error so far in this solve */
   PetscInt     nflat;    /* outer iterations in a row that decreased it by less than rounding */
@@ -56,13 +58,15 @@ static PetscErrorCode KSPSetUp_MPCG(KSP ksp)
     PetscCall(PCGetOperators(ksp->pc, &A, &P));
     PetscCall(PCSetOperators(m->spcg, A, P));
   }
-  PetscCall(KSPSetWorkVecs(ksp, 3));
+  PetscCall(KSPSetWorkVecs(ksp, 1));
   if (m->P) PetscCall(VecDestroyVecs(m->mmax + 1, &m->P));
   if (m->C) PetscCall(VecDestroyVecs(m->mmax + 1, &m->C));
   PetscCall(PetscFree2(m->eta, m->dots));
+  PetscCall(PetscFree2(m->Cold, m->Pold));
   PetscCall(KSPCreateVecs(ksp, m->mmax + 1, &m->P, 0, NULL));
   PetscCall(KSPCreateVecs(ksp, m->mmax + 1, &m->C, 0, NULL));
   PetscCall(PetscMalloc2(m->mmax + 1, &m->eta, m->mmax + 1, &m->dots));
+  PetscCall(PetscMalloc2(m->mmax + 1, &m->Cold, m->mmax + 1, &m->Pold));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -74,6 +78,7 @@ static PetscErrorCode KSPReset_MPCG(KSP ksp)
   if (m->P) PetscCall(VecDestroyVecs(m->mmax + 1, &m->P));
   if (m->C) PetscCall(VecDestroyVecs(m->mmax + 1, &m->C));
   PetscCall(PetscFree2(m->eta, m->dots));
+  PetscCall(PetscFree2(m->Cold, m->Pold));
   PetscCall(PCDestroy(&m->spcg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -129,7 +134,7 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
 {
   KSP_MPCG *m = (KSP_MPCG *)ksp->data;
   Mat       A, P;
-  Vec       X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0], Z = ksp->work[1];
+  Vec       X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0];
   PetscReal rnorm, bestreplaced = PETSC_MAX_REAL;
   PetscInt  nfutile = 0; /* replacements in a row that found the true residual no lower than before */
 
@@ -153,43 +158,54 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
   PetscCall(KSPLogResidualHistory(ksp, rnorm));
   PetscCall(KSPMonitor(ksp, 0, rnorm));
   PetscCall((*ksp->converged)(ksp, 0, rnorm, &ksp->reason, ksp->cnvP));
+  {
+    PC spcg;
+
+    PetscCall(KSPMPCGGetSPCG(ksp, &spcg));
+    if (spcg) PetscCall(PCSPCGSetOuterState(spcg, m->cont, PetscMax(ksp->rtol * rnorm, ksp->abstol)));
+  }
   for (PetscInt i = 0; !ksp->reason && i < ksp->max_it; i++) {
     /* Notay's truncation (as KSPFCG's default): 1, 2, ..., mmax previous directions, then 1 again */
     const PetscInt cur = i % (m->mmax + 1), nold = i ? (i - 1) % m->mmax + 1 : 0;
     Vec            Pc = m->P[cur], Cc = m->C[cur];
     PetscScalar    gamma, alpha, rz;
 
-    /* z = B r, then p = z made A-orthogonal to the nold previous directions */
-    PetscCall(KSPMPCGPCApply(ksp, R, Z));
+    /* p = z = B r, then made A-orthogonal to the nold previous directions; r'z comes with the projections' sums */
+    PetscCall(KSPMPCGPCApply(ksp, R, Pc));
     if (ksp->reason) break;
-    PetscCall(VecDot(Z, R, &rz));
+    for (PetscInt k = 0; k < nold; k++) {
+      const PetscInt idx = (i - nold + k) % (m->mmax + 1);
+      m->Cold[k]         = m->C[idx];
+      m->Pold[k]         = m->P[idx];
+    }
+    m->Cold[nold] = R;
+    PetscCall(VecMDot(Pc, nold + 1, m->Cold, m->dots)); /* (A p_k)' z, then r' z */
+    rz = m->dots[nold];
     KSPCheckDot(ksp, rz);
     if (PetscRealPart(rz) <= 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
       PetscCall(PetscInfo(ksp, "Indefinite preconditioner: r'Br = %g at outer iteration %" PetscInt_FMT "\n", (double)PetscRealPart(rz), i));
       break;
     }
-    PetscCall(VecCopy(Z, Pc));
     if (nold) {
-      Vec Cold[64], Pold[64];
-      for (PetscInt k = 0; k < nold; k++) {
-        const PetscInt idx = (i - nold + k) % (m->mmax + 1);
-        Cold[k]            = m->C[idx];
-        Pold[k]            = m->P[idx];
-      }
-      PetscCall(VecMDot(Z, nold, Cold, m->dots)); /* (A p_k)' z */
       for (PetscInt k = 0; k < nold; k++) m->dots[k] = -m->dots[k] / m->eta[(i - nold + k) % (m->mmax + 1)];
-      PetscCall(VecMAXPY(Pc, nold, m->dots, Pold));
+      PetscCall(VecMAXPY(Pc, nold, m->dots, m->Pold));
     }
     PetscCall(KSP_MatMult(ksp, A, Pc, Cc));
-    PetscCall(VecDot(Cc, Pc, &m->eta[cur])); /* p' A p */
+    {
+      Vec         w[2] = {Cc, R};
+      PetscScalar d[2];
+
+      PetscCall(VecMDot(Pc, 2, w, d)); /* (A p)' p and r' p in one pass */
+      m->eta[cur] = PetscConj(d[0]);   /* p' A p */
+      gamma       = PetscConj(d[1]);   /* p' r */
+    }
     KSPCheckDot(ksp, m->eta[cur]);
     if (PetscRealPart(m->eta[cur]) <= 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       PetscCall(PetscInfo(ksp, "Indefinite operator: p'Ap = %g at outer iteration %" PetscInt_FMT "\n", (double)PetscRealPart(m->eta[cur]), i));
       break;
     }
-    PetscCall(VecDot(R, Pc, &gamma)); /* p' r */
     alpha = gamma / m->eta[cur];
     PetscCall(VecAXPY(X, alpha, Pc));
     PetscCall(VecAXPY(R, -alpha, Cc));
@@ -306,6 +322,7 @@ static PetscErrorCode KSPSetFromOptions_MPCG(KSP ksp, PetscOptionItems PetscOpti
   PetscCheck(mmax >= 1 && mmax <= 64, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_mpcg_mmax must be in [1, 64], not %" PetscInt_FMT, mmax);
   PetscCall(PetscOptionsInt("-ksp_mpcg_stagnation_its", "Outer iterations in a row that decrease the energy norm of the error by less than rounding that stop the solve", "KSPMPCG", m->stagits, &m->stagits, NULL));
   PetscCheck(m->stagits >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_mpcg_stagnation_its must be positive");
+  PetscCall(PetscOptionsBool("-ksp_mpcg_continue_inner", "The inner CG continues its search direction across outer iterations, and stops at the reduction still needed", "KSPMPCG", m->cont, &m->cont, NULL));
   PetscCall(PetscOptionsBool("-ksp_mpcg_single_inner", "With a PC other than spcg: run the single-precision inner CG preconditioned by it (else the PC alone, in double)", "KSPMPCG", m->wrap, &m->wrap, NULL));
   PetscOptionsHeadEnd();
   PetscCall(KSPMonitorSetFromOptions(ksp, "-ksp_monitor_mpcg", "mpcg", NULL));
@@ -333,6 +350,7 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
 +  -ksp_mpcg_mmax <30>             - at most this many previous directions kept (Notay's truncation)
 .  -ksp_mpcg_stagnation_its <30>  - outer iterations in a row that decrease the energy norm of the error by less than rounding that end the solve
 .  -ksp_mpcg_single_inner <true>  - with a preconditioner other than `PCSPCG`: run the single-precision inner CG preconditioned by it
+.  -ksp_mpcg_continue_inner <true> - the inner CG continues its search direction from one outer iteration to the next, and stops at half the reduction the solve still needs
 -  -ksp_monitor_mpcg               - monitor the residual and the inner iterations, see `KSPMonitorMPCG()`
 
    Level: intermediate
@@ -349,6 +367,13 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    loop (on the GPU with CUDA vectors); any other PC is applied as it is, in double precision, to the
    inner residual converted from single precision, and its output converted back. `-ksp_view` shows
    which. So `-ksp_type mpcg` alone turns any CG solve into a mixed-precision one.
+
+   The inner CG restarts at each outer iteration from the new double-precision residual but, by default,
+   continues its search direction (p = z + beta p_last, the first step an exact line search; dropped
+   when p'r <= 0): the single-precision CG then behaves as one CG whose residual is replaced by the true
+   one at every outer iteration (the "reliable updates" of Clark et al., 2010), and loses far less of
+   its Krylov information than with restarts. Each inner solve also stops once it has reached half the
+   reduction the outer iteration still needs. `-ksp_mpcg_continue_inner 0` restarts the inner CG cold.
 
    The outer iteration keeps, as `KSPFCG` does by default, 1, 2, ..., mmax previous directions and
    then starts again from 1 (Notay), which keeps it robust when the operator or the inner solve is
@@ -375,6 +400,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP ksp)
   m->mmax    = 30;
   m->stagits = 30;
   m->wrap    = PETSC_TRUE;
+  m->cont    = PETSC_TRUE;
   ksp->data  = m;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 3));
   ksp->ops->setup          = KSPSetUp_MPCG;

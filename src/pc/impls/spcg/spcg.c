@@ -191,16 +191,60 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   }
   PetscCall(VecDestroy(&dinv));
   s->napply = s->ninner = s->nindefinite = 0;
+  s->havedir                           = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = B r: the inner CG in single precision on r / ||r||, then scaled back */
+/*
+  The inner stopping tolerance of one application on r with ||r|| = rnorm: -pc_spcg_rtol, or, when the
+  outer iteration has said what residual it must reach, no more than half of the reduction still needed
+  (the last application does not solve beyond what the outer iteration asks for)
+*/
+PetscReal PCSPCGInnerTolerance(PC pc, PetscReal rnorm)
+{
+  PC_SPCG  *s   = (PC_SPCG *)pc->data;
+  PetscReal tol = s->rtol;
+
+  if (s->target > 0) tol = PetscMax(tol, 0.5 * s->target / rnorm);
+  return tol;
+}
+
+/*
+  KSPMPCG, at the start of each solve: whether the inner search direction is continued from one
+  application to the next, and the residual norm the solve has to reach (0: unknown)
+*/
+PetscErrorCode PCSPCGSetOuterState(PC pc, PetscBool cont, PetscReal target)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  s->cont    = cont;
+  s->target  = target;
+  s->havedir = PETSC_FALSE;
+  s->contoff = PETSC_FALSE;
+  if (s->dev) PetscCall(PCSPCGDeviceForgetDirection(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  z = B r: the inner CG in single precision on r / ||r||, then scaled back.
+
+  With continuation (KSPMPCG), the first inner direction is not z but z + beta p_last, p_last the last
+  direction of the previous application: the single-precision CG goes on across the outer iterations,
+  its residual replaced by the outer's double-precision one (the "reliable updates" of mixed-precision
+  CG, Clark et al. 2010). In the units of this application, beta = (||r|| / ||r_last||) r'z / r_last'z_last;
+  the first step takes the exact line search alpha = p'r / p'Ap, the next beta divides by r'p (which keeps
+  p_1 A-orthogonal to p_0 in complex arithmetic too), and a direction with p'r <= 0 is dropped. When the
+  new residual is far from orthogonal to the continued direction (|beta r'p_last| > PCSPCG_CONT_DRIFT |r'z|:
+  measured below 1e-5 on Poisson problems, above 1e-4 on systems too ill-conditioned for single-precision
+  directions to carry over, such as 1138_bus), continuation stops for the rest of the solve.
+*/
 static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
 {
   PC_SPCG           *s = (PC_SPCG *)pc->data;
   const PetscScalar *ra;
   PetscScalar       *za, rz, pq, rznew;
-  PetscReal          rnorm, tol2 = 0.0;
+  PetscReal          rnorm, tol2;
   PetscInt           its = 0;
 
   PetscFunctionBegin;
@@ -214,8 +258,10 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
     PetscCall(VecFlag(zv, PETSC_TRUE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  tol2 = PetscSqr(PCSPCGInnerTolerance(pc, rnorm));
   if (s->dev) {
-    PetscCall(PCSPCGDeviceApply(pc, rv, rnorm, zv));
+    PetscCall(PCSPCGDeviceApply(pc, rv, rnorm, tol2, zv));
+    s->rnormlast = rnorm;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(rv, &ra));
@@ -225,11 +271,30 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   }
   PetscCall(VecRestoreArrayRead(rv, &ra));
   PetscCall(SPCGPrecondition(pc));
-  for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i];
   PetscCall(SPCGDot(pc, s->r, s->z, &rz));
-  if (s->rtol > 0) tol2 = s->rtol * s->rtol;
+  {
+    PetscScalar beta = 0.0;
+
+    if (s->cont && s->havedir && !s->contoff) { /* p = z + beta p_last; rz becomes r'p */
+      PetscScalar por, pr;
+
+      beta = (rnorm / s->rnormlast) * rz / s->rzlast;
+      PetscCall(SPCGDot(pc, s->r, s->p, &por));
+      pr = rz + beta * por; /* r'p: the first alpha is its conjugate p'r over p'Ap */
+      if (PetscAbsScalar(beta * por) > PCSPCG_CONT_DRIFT * PetscAbsScalar(rz)) {
+        s->contoff = PETSC_TRUE;
+        beta       = 0.0;
+      } else if (PetscRealPart(pr) > 0 && !PetscIsInfOrNanScalar(pr)) rz = pr;
+      else beta = 0.0;
+    }
+    if (beta != 0.0)
+      for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i] + (PetscJaggedScalarSingle)beta * s->p[i];
+    else
+      for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i]; /* p may hold anything: no 0 * p */
+  }
+  s->havedir = PETSC_FALSE;
   while (its < s->max_it) {
-    PetscScalar alpha, beta;
+    PetscScalar alpha, beta, rr;
 
     PetscCall(MatJaggedMultSingle(s->A, s->p, s->q));
     PetscCall(SPCGDot(pc, s->p, s->q, &pq));
@@ -238,16 +303,16 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
       PetscCall(PetscInfo(pc, "Inner CG stopped at iteration %" PetscInt_FMT ": p'Ap = %g\n", its, (double)PetscRealPart(pq)));
       break;
     }
-    alpha = rz / pq;
+    alpha = PetscConj(rz) / pq; /* r'z is real but for a continued direction (r'p) */
     for (PetscInt i = 0; i < s->n; i++) {
       s->x[i] += (PetscJaggedScalarSingle)alpha * s->p[i];
       s->r[i] -= (PetscJaggedScalarSingle)alpha * s->q[i];
     }
     PetscCall(PetscLogFlops(8.0 * s->n));
     its++;
+    s->havedir = PETSC_TRUE; /* p, with rz, is the last direction taken */
+    s->rzlast  = rz;
     if (tol2 > 0) {
-      PetscScalar rr;
-
       PetscCall(SPCGDot(pc, s->r, s->r, &rr));
       if (PetscRealPart(rr) <= tol2) break;
     }
@@ -263,6 +328,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   PetscCall(VecGetArrayWrite(zv, &za));
   for (PetscInt i = 0; i < s->n; i++) za[i] = rnorm * (its ? (PetscScalar)s->x[i] : (PetscScalar)s->z[i]);
   PetscCall(VecRestoreArrayWrite(zv, &za));
+  s->rnormlast = rnorm;
   s->napply++;
   s->ninner += its;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -330,6 +396,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   else if (s->dev) where = size == 1 && s->graph && !s->other ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU, sums reduced through the host");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
+  if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet"));
   if (s->inner) {
     PCType type;

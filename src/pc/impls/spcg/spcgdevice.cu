@@ -24,10 +24,17 @@ struct Step {
   D pq, rz, rr;
 };
 
-/* Where the inner iterations of the current application stand, and totals since set-up */
+/* Where the inner iterations of the current application stand, totals since set-up, and the continued direction */
 struct Status {
   int       its, stopped, indefinite;
   long long total_its, total_indefinite;
+  double    tol2;     /* stop when r'r <= tol2 (0: never) */
+  double    c;        /* ||r|| / ||r_last||: the units of the last application's direction in this one's */
+  D         rz_last;  /* r'z of the last direction taken by the previous application */
+  D         pr0;      /* r'p of this application's first direction */
+  int       have_dir; /* p and rz_last hold that direction */
+  int       cont_off; /* continuation stopped for this solve */
+  int       drift;    /* this application found the continued direction drifted: stop continuing */
 };
 
 #if defined(PETSC_USE_COMPLEX)
@@ -38,6 +45,14 @@ __device__ __forceinline__ double Re(D v)
 __device__ __forceinline__ S Conj(S v)
 {
   return cuda::std::conj(v);
+}
+__device__ __forceinline__ D Conj(D v)
+{
+  return cuda::std::conj(v);
+}
+__device__ __forceinline__ double Abs(D v)
+{
+  return cuda::std::abs(v);
 }
 __device__ __forceinline__ S ToSingle(D v)
 {
@@ -55,6 +70,14 @@ __device__ __forceinline__ double Re(double v)
 __device__ __forceinline__ float Conj(float v)
 {
   return v;
+}
+__device__ __forceinline__ double Conj(double v)
+{
+  return v;
+}
+__device__ __forceinline__ double Abs(double v)
+{
+  return fabs(v);
 }
 __device__ __forceinline__ float ToSingle(double v)
 {
@@ -82,22 +105,62 @@ __device__ void BlockSumTo(D v, D *out)
   }
 }
 
-/* r = b / ||b||, x = 0; unless the inner PC runs in double (other): z = D^{-1} r (z is r without Jacobi), p = z, r'z of step 0 */
-__global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S *p, const S *dinv, bool other, Step *steps, Status *st)
+/*
+  r = b / ||b||, x = 0; unless the inner PC runs in double (other): z = D^{-1} r (z is r without Jacobi) and
+  r'z of step 0, and p = z unless the direction is continued (cont), in which case p'r of the last
+  direction goes to steps[0].rr
+*/
+__global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S *p, const S *dinv, bool other, bool cont, double tol2, double c, Step *steps, Status *st)
 {
-  D rz = 0;
+  D          rz = 0, por = 0;
+  const bool old = cont && st->have_dir && !st->cont_off;
 
-  if (blockIdx.x == 0 && threadIdx.x == 0) st->its = st->stopped = st->indefinite = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    st->its = st->stopped = st->indefinite = 0;
+    st->tol2                               = tol2;
+    st->c                                  = c;
+  }
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const S ri = ToSingle(b[i] * scale), zi = dinv ? dinv[i] * ri : ri;
     r[i] = ri;
     x[i] = S(0);
+    if (old) por += ToDouble(Conj(ri) * p[i]);
     if (other) continue;
     if (dinv) z[i] = zi;
-    p[i] = zi;
+    if (!cont) p[i] = zi;
     rz += ToDouble(Conj(ri) * zi);
   }
   if (!other) BlockSumTo(rz, &steps[0].rz);
+  if (old) BlockSumTo(por, &steps[0].rr);
+}
+
+/* the first direction: p = z + beta p_last with beta = c r'z / rz_last, or p = z when there is none or p'r <= 0 */
+__global__ void ContinueKernel(int n, const S *z, S *p, const Step *steps, Status *st)
+{
+  const D rz = steps[0].rz;
+  D       beta = 0, pr = rz;
+
+  if (st->have_dir && !st->cont_off) {
+    beta = st->c * rz / st->rz_last;
+    pr   = rz + beta * steps[0].rr; /* r'p, p = z + beta p_last: the first alpha is its conjugate p'r over p'Ap */
+    if (Abs(beta * steps[0].rr) > PCSPCG_CONT_DRIFT * Abs(rz)) {
+      if (blockIdx.x == 0 && threadIdx.x == 0) st->drift = 1;
+      beta = 0;
+      pr   = rz;
+    } else if (!(Re(pr) > 0) || !isfinite(Re(pr))) {
+      beta = 0;
+      pr   = rz;
+    }
+  }
+  const S b = ToSingle(beta);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = beta != D(0) ? z[i] + b * p[i] : z[i]; /* p may hold anything: no 0 * p */
+  if (blockIdx.x == 0 && threadIdx.x == 0) st->pr0 = pr;
+}
+
+/* the first alpha's numerator is p'r (exact line search along a continued direction) */
+__global__ void FirstRzKernel(Step *steps, const Status *st)
+{
+  steps[0].rz = st->pr0;
 }
 
 /* rd = r in double precision, for the inner PC applied in double */
@@ -131,7 +194,7 @@ __global__ void DotKernel(int n, const S *p, const S *q, Step *step, const Statu
 }
 
 /* step k: alpha = r'z / p'q, x += alpha p, r -= alpha q, z = D^{-1} r; r'z (unless other) and r'r for step k + 1; stops on p'q <= 0 */
-__global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S *q, const S *dinv, bool other, Step *steps, Status *st, bool want_rr)
+__global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S *q, const S *dinv, bool other, Step *steps, Status *st)
 {
   const D pq = steps[k].pq;
   D       rz = 0, rr = 0;
@@ -141,23 +204,25 @@ __global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S
     if (blockIdx.x == 0 && threadIdx.x == 0) st->stopped = st->indefinite = 1;
     return;
   }
-  const S alpha = ToSingle(steps[k].rz / pq);
+  const S alpha = ToSingle(Conj(steps[k].rz) / pq); /* r'z is real but for a continued direction (r'p) */
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const S ri = r[i] - alpha * q[i], zi = dinv ? dinv[i] * ri : ri;
     x[i] += alpha * p[i];
     r[i] = ri;
     if (dinv) z[i] = zi;
     if (!other) rz += ToDouble(Conj(ri) * zi);
-    if (want_rr) rr += ToDouble(Conj(ri) * ri);
+    rr += ToDouble(Conj(ri) * ri);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) st->its = k + 1;
   if (!other) BlockSumTo(rz, &steps[k + 1].rz);
-  if (want_rr) BlockSumTo(rr, &steps[k + 1].rr);
+  BlockSumTo(rr, &steps[k + 1].rr);
 }
 
 /* stops when r'r <= tol2 (tol2 > 0); otherwise beta = r'z (k + 1) / r'z (k), p = z + beta p */
-__global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *steps, Status *st, double tol2)
+__global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *steps, Status *st)
 {
+  const double tol2 = st->tol2;
+
   if (st->stopped) return;
   if (tol2 > 0 && Re(steps[k + 1].rr) <= tol2) {
     if (blockIdx.x == 0 && threadIdx.x == 0) st->stopped = 1;
@@ -167,8 +232,8 @@ __global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *step
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = z[i] + beta * p[i];
 }
 
-/* out = scale x (or scale z when no inner step was taken); totals */
-__global__ void FinishKernel(int n, D *out, double scale, const S *x, const S *z, Status *st)
+/* out = scale x (or scale z when no inner step was taken); totals; the last direction taken, for the next application */
+__global__ void FinishKernel(int n, D *out, double scale, const S *x, const S *z, const Step *steps, Status *st)
 {
   const S *src = st->its ? x : z;
 
@@ -176,6 +241,10 @@ __global__ void FinishKernel(int n, D *out, double scale, const S *x, const S *z
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     st->total_its += st->its;
     st->total_indefinite += st->indefinite;
+    st->have_dir = st->its > 0 && !st->indefinite;
+    st->cont_off = st->cont_off || st->drift;
+    st->drift    = 0;
+    if (st->have_dir) st->rz_last = steps[st->its - 1].rz;
   }
 }
 
@@ -194,6 +263,8 @@ struct _n_PCSPCGDevice {
   Status         *status;
   Step           *hstep; /* pinned host copy of one step, for the MPI_Allreduce */
   bool            sync;  /* the host follows the iterations (several processes, or an inner PC in double) */
+  bool            cont;  /* the captured graph continues the direction */
+  double          tol2;  /* of the current application (the host's copy, for the loop it follows) */
   Mat             seq;   /* on one process: the sequential jagged matrix whose product the graph captures */
   cudaStream_t    capture;
   cudaGraphExec_t exec;
@@ -233,7 +304,7 @@ static PetscErrorCode PCSPCGDeviceInnerPC(PC pc, PetscInt k, cudaStream_t stream
   PetscCall(PCGetFailedReason(s->other, &reason));
   if (reason) pc->failedreason = reason;
   PetscCall(VecCUDAGetArrayRead(s->wz, &zd));
-  FromDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(zd), d->r, d->z, k ? nullptr : d->p, d->steps + k);
+  FromDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(zd), d->r, d->z, k || s->cont ? nullptr : d->p, d->steps + k);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(s->wz, &zd));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -248,27 +319,33 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
   PC_SPCG     *s = (PC_SPCG *)pc->data;
   PCSPCGDevice d = s->dev;
   const int    n = (int)d->n;
-  const double tol2 = s->rtol > 0 ? (double)(s->rtol * s->rtol) : 0.0;
+  const double tol2 = d->tol2;
   const S     *dinv = s->diag ? d->dinv : nullptr;
   const bool   sync = d->sync, other = s->other != NULL;
   const size_t sums = offsetof(Step, rz);
 
   PetscFunctionBegin;
   if (other) PetscCall(PCSPCGDeviceInnerPC(pc, 0, stream));
-  if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, 1, stream));
+  if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, s->cont ? 2 : 1, stream));
+  if (s->cont) {
+    ContinueKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->z, d->p, d->steps, d->status);
+    PetscCallCUDA(cudaGetLastError());
+    FirstRzKernel<<<1, 1, 0, stream>>>(d->steps, d->status);
+    PetscCallCUDA(cudaGetLastError());
+  }
   for (PetscInt k = 0; k < s->max_it; k++) {
     if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
     else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
     DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
     PetscCallCUDA(cudaGetLastError());
     if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
-    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other, d->steps, d->status, tol2 > 0);
+    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
     if (sync && !(PetscRealPart(d->hstep->pq) > 0)) break;
     if (k + 1 == s->max_it) break;
     if (other) PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
     if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, tol2 > 0 ? 2 : 1, stream));
-    DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status, tol2);
+    DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
     if (sync && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
   }
@@ -284,7 +361,7 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
 
   PetscFunctionBegin;
   PetscCall(MatSeqJaggedSingleReady(d->seq, &generation));
-  if (d->exec && generation == d->generation) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->exec && generation == d->generation && d->cont == (bool)((PC_SPCG *)pc->data)->cont) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   d->exec = nullptr;
   if (!d->capture) PetscCallCUDA(cudaStreamCreateWithFlags(&d->capture, cudaStreamNonBlocking));
@@ -294,6 +371,7 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
   PetscCallCUDA(cudaGraphInstantiate(&d->exec, graph, 0));
   PetscCallCUDA(cudaGraphDestroy(graph));
   d->generation = generation;
+  d->cont       = ((PC_SPCG *)pc->data)->cont;
   PetscCall(PetscInfo(pc, "Captured the %" PetscInt_FMT " inner iterations into a CUDA graph\n", ((PC_SPCG *)pc->data)->max_it));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -371,8 +449,20 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = B r with the device inner loop; rnorm = ||r|| > 0 */
-PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, Vec zv)
+/* The next application starts a new direction (a new solve) */
+PetscErrorCode PCSPCGDeviceForgetDirection(PC pc)
+{
+  PCSPCGDevice d = ((PC_SPCG *)pc->data)->dev;
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMemsetAsync(&d->status->have_dir, 0, 3 * sizeof(int), stream)); /* have_dir, cont_off, drift */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = B r with the device inner loop; rnorm = ||r|| > 0; tol2: the inner stopping tolerance, squared (0: none) */
+PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2, Vec zv)
 {
   PC_SPCG           *s = (PC_SPCG *)pc->data;
   PCSPCGDevice       d = s->dev;
@@ -382,18 +472,20 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, Vec zv)
   const int          n = (int)d->n;
 
   PetscFunctionBegin;
+  d->tol2 = (double)tol2;
   if (d->seq) PetscCall(PCSPCGDeviceCapture(pc));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA(cudaMemsetAsync(d->steps, 0, sizeof(Step) * (s->max_it + 1), stream));
   PetscCall(VecCUDAGetArrayRead(rv, &ra));
-  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->diag ? d->dinv : nullptr, s->other != NULL, d->steps, d->status);
+  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->diag ? d->dinv : nullptr, s->other != NULL, (bool)s->cont, (double)tol2,
+                                                      s->rnormlast > 0 ? (double)(rnorm / s->rnormlast) : 0.0, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(rv, &ra));
   if (d->seq) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
   else PetscCall(PCSPCGDeviceIterations(pc, stream));
   PetscCall(VecCUDAGetArrayWrite(zv, &za));
-  FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->status);
+  FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(zv, &za));
   PetscCall(PetscLogGpuTimeEnd());

@@ -7,7 +7,10 @@
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
 
-typedef struct _n_PCSPCGDevice *PCSPCGDevice; /* the device inner loop's state (spcgdevice.cu) */
+typedef struct _n_PCSPCGDevice *PCSPCGDevice;
+
+/* continuation stops when |beta r'p_last| exceeds this fraction of r'z (see PCApply_SPCG()) */
+#define PCSPCG_CONT_DRIFT 1e-4 /* the device inner loop's state (spcgdevice.cu) */
 
 typedef struct {
   PetscInt                 max_it; /* inner iterations */
@@ -25,10 +28,21 @@ typedef struct {
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */
   PetscInt                 napply, ninner, nindefinite; /* statistics since PCSetUp() (device loop: see PCSPCGDeviceGetStatistics()) */
+
+  /* set by the outer KSPMPCG for each solve (PCSPCGSetOuterState()) */
+  PetscBool   cont;      /* continue the inner search direction from one application to the next */
+  PetscReal   target;    /* residual norm the outer iteration has to reach (0: unknown) */
+  PetscBool   havedir;   /* host loop: p and rzlast hold the last direction of the previous application */
+  PetscBool   contoff;   /* host loop: continuation stopped for this solve (the directions drift) */
+  PetscScalar rzlast;    /* host loop: r'z of that direction */
+  PetscReal   rnormlast; /* ||r|| given to the previous application */
 } PC_SPCG;
 
 PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
+PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
+PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceForgetDirection(PC);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
-PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, Vec);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *);
