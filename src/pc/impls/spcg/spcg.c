@@ -448,7 +448,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    single-precision copy: the inner solver of the mixed-precision inner-outer CG
 
    Options Database Keys:
-+  -pc_spcg_max_it <10> - inner iterations
++  -pc_spcg_max_it <50> - inner iterations at most
 .  -pc_spcg_rtol <0>    - stop the inner iterations earlier at this relative residual (0: never)
 .  -pc_spcg_jacobi      - Jacobi preconditioning inside the inner CG
 -  -pc_spcg_cuda_graph <true> - on one process, capture the GPU inner iterations once into a CUDA graph and replay it
@@ -464,8 +464,11 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 
    Longer inner solves mean fewer outer iterations, whose double-precision work (product, projection
-   against the kept directions, norms) costs several inner iterations: on large 3D problems 30-50 inner
-   iterations solve fastest (bench/RESULTS.md).
+   against the kept directions, norms) costs several inner iterations, but single-precision CG gains
+   little beyond a few decades of reduction. The default, 50, was chosen by measurement (first solve of
+   8 M-row 3D Poisson and anisotropic problems on an H100, 20 to 80 compared: bench/RESULTS.md). Under
+   `KSPMPCG` an inner solve also stops at half the reduction the outer solve still needs, and the
+   inner search direction is continued from one application to the next (see `KSPMPCG`).
 
    The inner iterations run where the operator's vectors live. With CUDA vectors (`-vec_type cuda`,
    a GPU matrix type) the inner vectors are single-precision device arrays and every scalar of the
@@ -484,7 +487,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
-  s->max_it                = 10;
+  s->max_it                = 50;
   s->graph                 = PETSC_TRUE;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
