@@ -2,6 +2,7 @@ static char help[] = "Checks PCSPCG's GPU inner loop against its host twin: z = 
   -n <4000>     rows\n\
   -apply <3>    applications (the graph is replayed after the first)\n\
   -tol <1e-5>   bound on ||z_gpu - z_host|| / ||z_host|| (single-precision rounding, 6e-8 a step, amplified by the inner steps)\n\
+  -csr          the operator as AIJCUSPARSE (GPU) and AIJ (host): PCSPCG's single-precision CSR copy and its host twin\n\
   -inner <type> the inner CG's preconditioner (PCSPCGSetInnerPC()): none, jacobi (single precision), or another (double)\n\
   PCSPCG options (-pc_spcg_max_it, -pc_spcg_jacobi, -pc_spcg_rtol, -pc_spcg_cuda_graph) apply to both.\n\n";
 
@@ -72,6 +73,7 @@ int main(int argc, char **argv)
   PC          pcg, pch;
   Vec         rg, zg, rh, zh;
   PetscRandom rnd;
+  PetscBool   csr = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -82,10 +84,16 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));
   PetscCall(RandomSPD(n, rnd, &A));
-  PetscCall(MatConvert(A, MATPJDSCUDA, MAT_INITIAL_MATRIX, &Ag)); /* GPU */
-  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Ah));
-  PetscCall(MatConvert(Ah, MATPJDSCUDA, MAT_INPLACE_MATRIX, &Ah));
-  PetscCall(MatJaggedSetUseHost(Ah, PETSC_TRUE)); /* the host twin */
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-csr", &csr, NULL));
+  if (csr) { /* the single-precision CSR copy: AIJCUSPARSE on the GPU, its host twin for AIJ */
+    PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ag));
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Ah));
+  } else {
+    PetscCall(MatConvert(A, MATPJDSCUDA, MAT_INITIAL_MATRIX, &Ag)); /* GPU */
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &Ah));
+    PetscCall(MatConvert(Ah, MATPJDSCUDA, MAT_INPLACE_MATRIX, &Ah));
+    PetscCall(MatJaggedSetUseHost(Ah, PETSC_TRUE)); /* the host twin */
+  }
   PetscCall(CreateSPCG(Ag, &pcg));
   PetscCall(CreateSPCG(Ah, &pch));
   PetscCall(MatCreateVecs(Ag, &rg, &zg));

@@ -311,8 +311,10 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &mpk->Astate));
   PetscCall(MatGetNonzeroState(mpk->A, &mpk->Anzstate));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mpk), &size));
-  PetscCall(MatPowersGhostLayers(mpk)); /* statistics; s2v < 0 when A cannot be ghosted */
-  ghost_ok = (PetscBool)(mpk->s2v >= 0);
+  /* the ghost layers (s rounds of MatIncreaseOverlap(), a scatter) only when the ghosted kernel may be chosen */
+  mpk->s2v = mpk->extra = MAT_POWERS_NOT_EXAMINED;
+  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk));
+  ghost_ok = (PetscBool)(mpk->s2v >= 0 || mpk->s2v == MAT_POWERS_NOT_EXAMINED);
   if (mpk->reqtype == MAT_POWERS_PLAIN) {
     mpk->type   = MAT_POWERS_PLAIN;
     mpk->reason = "requested";
@@ -463,7 +465,9 @@ PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[],
   Level: intermediate
 
   Notes:
-  Calls `MatPowersSetUp()` if needed. Both are negative when the matrix type cannot be ghosted.
+  Calls `MatPowersSetUp()` if needed. Both are negative when the matrix type cannot be ghosted. When the
+  set-up resolved to plain products without examining the ghost rows (one process, plain requested, or
+  a preconditioner that is not local), they are computed here.
 
   The ghosted kernel multiplies, at each of its s steps, all extended rows up to depth s - 1 (the
   rows at depth s are only read), so its flops are s 2 nnz(A[R_{s-1}, :]) against s 2 nnz(A[own, :])
@@ -477,6 +481,7 @@ PetscErrorCode MatPowersGetInfo(MatPowers mpk, PetscReal *surface_to_volume, Pet
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
   PetscCall(MatPowersSetUp(mpk));
+  if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) PetscCall(MatPowersGhostLayers(mpk)); /* the set-up resolved to plain without them */
   if (surface_to_volume) *surface_to_volume = mpk->s2v;
   if (extra_flops) *extra_flops = mpk->extra;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -522,7 +527,9 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
   if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A (no preconditioner)\n"));
   else if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, Jacobi %s\n", mpk->type == MAT_POWERS_GHOSTED ? "folded into the extended matrix (column scaling)" : "applied with PCApply()"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, M^{-1} = PCApply() of PC %s (not local)\n", ((PetscObject)mpk->pc)->type_name));
-  if (mpk->s2v >= 0) {
+  if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
+  } else if (mpk->s2v >= 0) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "depth-%" PetscInt_FMT " ghost rows: surface-to-volume %.4g, extra flops %.4g (maxima over processes; auto ghosts up to %g)\n", mpk->s, (double)mpk->s2v, (double)mpk->extra, (double)mpk->max_extra_flops));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "surface-to-volume and extra flops not available for matrix type %s\n", ((PetscObject)mpk->A)->type_name));
   if (mpk->type == MAT_POWERS_GHOSTED) {

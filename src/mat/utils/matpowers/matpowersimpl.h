@@ -14,6 +14,9 @@ typedef enum {
   MAT_POWERS_PC_OTHER   /* anything else: not local, plain products only */
 } MatPowersPCKind;
 
+/* s2v and extra before the ghost layers are examined (MatPowersSetUp() skips them when only plain products can be chosen) */
+#define MAT_POWERS_NOT_EXAMINED (-2.0)
+
 typedef struct _MatPowersOps *MatPowersOps;
 struct _MatPowersOps {
   PetscErrorCode (*apply)(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]); /* the resolved kernel */
@@ -35,7 +38,7 @@ struct _p_MatPowers {
   PetscObjectState Anzstate;
 
   /* statistics (set-up) and counters (apply) */
-  PetscReal      s2v, extra;         /* maxima over processes; negative when the matrix type cannot be ghosted */
+  PetscReal      s2v, extra;         /* maxima over processes; -1 when the matrix type cannot be ghosted, MAT_POWERS_NOT_EXAMINED before the layers are computed */
   PetscInt       nown, nrows, ncols; /* this process: own rows, extended rows (depth <= s-1), extended columns (depth <= s) */
   PetscInt       nnzown, nnzext;     /* nonzeros of the own rows and of the extended rows */
   PetscLogDouble nexchanges, nproducts;

@@ -77,6 +77,47 @@ static PetscErrorCode PCSPCGResolveInner(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = A x in single precision: host twin of the device CSR kernel (spcgcsr.cu), for a MATSEQAIJ operator */
+static void SPCGCSRMultHost(PetscInt n, const PetscInt ia[], const PetscInt ja[], const PetscJaggedScalarSingle a[], const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  for (PetscInt i = 0; i < n; i++) {
+    PetscJaggedScalarSingle sum = 0;
+
+    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += a[k] * x[ja[k]];
+    y[i] = sum;
+  }
+}
+
+/* y = A x in single precision with the operator's copy (host loop) */
+static PetscErrorCode SPCGMultSingle(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (s->csra) {
+    SPCGCSRMultHost(s->n, s->csri, s->csrj, s->csra, x, y);
+    PetscCall(PetscLogFlops(2.0 * s->csrnnz));
+  } else PetscCall(MatJaggedMultSingle(s->A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The single-precision values of a MATSEQAIJ operator's host CSR (its indices are used as they are) */
+static PetscErrorCode PCSPCGCSRCreateHost(PC pc, Mat P)
+{
+  PC_SPCG     *s = (PC_SPCG *)pc->data;
+  PetscScalar *a;
+  PetscMemType mtype;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetCSRAndMemType(P, &s->csri, &s->csrj, &a, &mtype));
+  PetscCall(MatGetLocalSize(P, &s->n, NULL));
+  s->csrnnz = s->csri[s->n];
+  PetscCall(PetscMalloc1(PetscMax(s->csrnnz, 1), &s->csra));
+  for (PetscInt k = 0; k < s->csrnnz; k++) s->csra[k] = (PetscJaggedScalarSingle)a[k];
+  s->csrdevice = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   A private copy of a matrix that has no single-precision copy of its own: a MATPJDSCUDA matrix with
   the same rows, on the GPU or with host kernels.
@@ -131,6 +172,11 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   if (s->own) PetscCall(MatDestroy(&s->A));
   s->A   = NULL;
   s->own = PETSC_FALSE;
+  if (s->csrdevice) PetscCall(PCSPCGCSRDestroyDevice(pc));
+  else PetscCall(PetscFree(s->csra));
+  s->csri = s->csrj = NULL;
+  s->csra           = NULL;
+  s->csrdevice      = PETSC_FALSE;
   PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
   PetscCall(VecDestroy(&s->wr));
   PetscCall(VecDestroy(&s->wz));
@@ -145,7 +191,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PC_SPCG       *s = (PC_SPCG *)pc->data;
   Mat            P = pc->pmat;
   VecType        vtype;
-  PetscBool      hasSingle, gpu;
+  PetscBool      hasSingle, gpu, seqaij;
   char          *cuda;
   Vec            dinv = NULL;
   PetscErrorCode (*f)(void);
@@ -157,12 +203,15 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(PetscObjectQueryFunction((PetscObject)P, "MatJaggedMultSingle_C", &f));
   hasSingle = (PetscBool)(f != NULL);
   PetscCall(PCReset_SPCG(pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATSEQAIJCUSPARSE : MATSEQAIJ, &seqaij)); /* exactly: not a derived type */
   if (hasSingle) s->A = P;
+  else if (seqaij && gpu) PetscCall(PCSPCGCSRCreateDevice(pc, P));
+  else if (seqaij) PetscCall(PCSPCGCSRCreateHost(pc, P));
   else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->A));
     s->own = PETSC_TRUE;
   }
-  PetscCall(MatJaggedSetSinglePrecision(s->A, PETSC_TRUE));
+  if (s->A) PetscCall(MatJaggedSetSinglePrecision(s->A, PETSC_TRUE));
   PetscCall(MatGetLocalSize(P, &s->n, NULL));
   PetscCall(PCSPCGResolveInner(pc));
   if (s->other) PetscCall(MatCreateVecs(P, &s->wr, &s->wz));
@@ -296,7 +345,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   while (its < s->max_it) {
     PetscScalar alpha, beta, rr;
 
-    PetscCall(MatJaggedMultSingle(s->A, s->p, s->q));
+    PetscCall(SPCGMultSingle(pc, s->p, s->q));
     PetscCall(SPCGDot(pc, s->p, s->q, &pq));
     if (!(PetscRealPart(pq) > 0)) { /* indefinite, singular or not a number: keep what converged so far */
       s->nindefinite++;
@@ -387,22 +436,22 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->A ? (s->diag ? ", Jacobi" : "") : (s->jacobi ? ", Jacobi" : "")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->A || s->csra ? (s->diag ? ", Jacobi" : "") : (s->jacobi ? ", Jacobi" : "")));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (s->rtol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or to a relative residual of %g", (double)s->rtol));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  if (!s->A) where = "not set up yet";
+  if (!s->A && !s->csra) where = "not set up yet";
   else if (s->dev) where = size == 1 && s->graph && !s->other ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU, sums reduced through the host");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->csra ? "its CSR values in single precision, with its own indices" : (s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet")));
   if (s->inner) {
     PCType type;
 
     PetscCall(PCGetType(s->inner, &type));
-    if (!s->A) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
+    if (!s->A && !s->csra) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
     else if (s->other) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, applied in double precision to the single-precision inner residual (converted both ways)\n", type));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, run in single precision inside the inner loop\n", type));
   }
@@ -459,7 +508,9 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    B r is a few CG steps, not a fixed linear operator: use it with a flexible outer method
    (`KSPMPCG`, `KSPFCG`, `KSPGCR`, `KSPFGMRES`). The operator should be symmetric (Hermitian) positive
    definite. A `MATJDSCUDA` or `MATPJDSCUDA` operator multiplies with its own single-precision copy
-   (`MatJaggedMultSingle()`); any other assembled matrix gets a private `MATPJDSCUDA` copy. The
+   (`MatJaggedMultSingle()`); a `MATSEQAIJCUSPARSE` (or `MATSEQAIJ`) operator with its CSR values
+   rounded to single precision on the device (host), its own indices and a CSR kernel, made in one pass
+   over the values; any other assembled matrix (the MPI AIJ types among them) gets a private `MATPJDSCUDA` copy. The
    right-hand side is scaled to unit norm before it is rounded to single precision. An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 

@@ -266,11 +266,14 @@ struct _n_PCSPCGDevice {
   bool            cont;  /* the captured graph continues the direction */
   double          tol2;  /* of the current application (the host's copy, for the loop it follows) */
   Mat             seq;   /* on one process: the sequential jagged matrix whose product the graph captures */
+  bool            graph; /* the iterations are captured into a CUDA graph (one process, no inner PC in double) */
   cudaStream_t    capture;
   cudaGraphExec_t exec;
   PetscObjectState generation; /* of seq's device arrays when exec was captured */
   PetscLogDouble   flops_mult, flops_vec; /* of one inner iteration */
 };
+
+PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], cudaStream_t);
 
 /* Sums a part of steps[k] over the processes (through the host: the device's MPI need not be CUDA-aware) */
 static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, size_t offset, PetscMPIInt count, cudaStream_t stream)
@@ -334,7 +337,8 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
     PetscCallCUDA(cudaGetLastError());
   }
   for (PetscInt k = 0; k < s->max_it; k++) {
-    if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
+    if (s->csra) PetscCall(PCSPCGCSRMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
+    else if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
     else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
     DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
     PetscCallCUDA(cudaGetLastError());
@@ -360,7 +364,8 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
   cudaGraph_t      graph;
 
   PetscFunctionBegin;
-  PetscCall(MatSeqJaggedSingleReady(d->seq, &generation));
+  if (d->seq) PetscCall(MatSeqJaggedSingleReady(d->seq, &generation));
+  else generation = 0; /* the CSR copy lives as long as this device loop */
   if (d->exec && generation == d->generation && d->cont == (bool)((PC_SPCG *)pc->data)->cont) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   d->exec = nullptr;
@@ -410,7 +415,7 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   {
     MatInfo info;
 
-    PetscCall(MatGetInfo(s->A, MAT_LOCAL, &info));
+    PetscCall(MatGetInfo(pc->pmat, MAT_LOCAL, &info));
     d->flops_mult = 2.0 * info.nz_used;
     d->flops_vec  = (s->diag ? 14.0 : 12.0) * s->n;
   }
@@ -437,8 +442,9 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   PetscCallCUDA(cudaMalloc((void **)&d->status, sizeof(Status)));
   PetscCallCUDA(cudaMemset(d->status, 0, sizeof(Status)));
   PetscCallCUDA(cudaMallocHost((void **)&d->hstep, sizeof(Step)));
-  /* one process: the graph multiplies with the sequential matrix itself (an MPI jagged matrix's diagonal block) */
-  if (d->size == 1 && s->graph && !s->other) {
+  /* one process: the graph multiplies with the CSR copy, or the sequential jagged matrix itself (an MPI jagged matrix's diagonal block) */
+  d->graph = d->size == 1 && s->graph && !s->other;
+  if (d->graph && s->A) {
     PetscCall(PetscObjectTypeCompareAny((PetscObject)s->A, &isseq, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
     if (isseq) d->seq = s->A;
     else {
@@ -473,7 +479,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
 
   PetscFunctionBegin;
   d->tol2 = (double)tol2;
-  if (d->seq) PetscCall(PCSPCGDeviceCapture(pc));
+  if (d->graph) PetscCall(PCSPCGDeviceCapture(pc));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA(cudaMemsetAsync(d->steps, 0, sizeof(Step) * (s->max_it + 1), stream));
@@ -482,14 +488,14 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
                                                       s->rnormlast > 0 ? (double)(rnorm / s->rnormlast) : 0.0, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(rv, &ra));
-  if (d->seq) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
+  if (d->graph) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
   else PetscCall(PCSPCGDeviceIterations(pc, stream));
   PetscCall(VecCUDAGetArrayWrite(zv, &za));
   FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(zv, &za));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops((d->seq ? d->flops_mult + d->flops_vec : d->flops_vec) * s->max_it)); /* MatJaggedMultSingle() logs its own */
+  PetscCall(PetscLogGpuFlops((d->graph || s->csra ? d->flops_mult + d->flops_vec : d->flops_vec) * s->max_it)); /* MatJaggedMultSingle() logs its own */
   s->napply++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

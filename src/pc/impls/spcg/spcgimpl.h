@@ -22,8 +22,12 @@ typedef struct {
   PC                       other;  /* resolved at set-up: inner, applied in double precision (not none or Jacobi) */
   Vec                      wr, wz; /* double-precision vectors for other: the inner residual and its preconditioned form */
   PetscBool                graph;  /* device loop on one process: replay it as a CUDA graph */
-  Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy */
+  Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
+  const PetscInt          *csri, *csrj; /* or a sequential AIJ Pmat's own CSR indices (host or device) ... */
+  PetscJaggedScalarSingle *csra;        /* ... with its values in single precision (host or device) */
+  PetscInt                 csrnnz;
+  PetscBool                csrdevice;
   PetscInt                 n;
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */
@@ -42,6 +46,8 @@ PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
 PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
 PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceForgetDirection(PC);
+PETSC_INTERN PetscErrorCode PCSPCGCSRCreateDevice(PC, Mat);
+PETSC_INTERN PetscErrorCode PCSPCGCSRDestroyDevice(PC);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *);
