@@ -35,7 +35,7 @@ const char *const MatPowersTypes[] = {"auto", "ghosted", "plain", "MatPowersType
   Collective
 
   Input Parameters:
-+ A - the square operator (any type with `MatMult()`; ghosting needs `MatIncreaseOverlap()` and `MatCreateSubMatrices()`, as the AIJ and jagged types have)
++ A - the square operator (any type with `MatMult()`; ghosting needs an AIJ-based type: `MATAIJ`, its GPU types, the jagged types)
 - s - the largest number of products `MatPowersApply()` will be asked for, at least 1
 
   Output Parameter:
@@ -45,8 +45,8 @@ const char *const MatPowersTypes[] = {"auto", "ghosted", "plain", "MatPowersType
 
   Note:
   The kernel keeps a reference to `A`. It notices when the values of `A` change (same pattern: the
-  extended matrix is refreshed) or its nonzero pattern changes (the ghost rows are recomputed) at the
-  next `MatPowersApply()`.
+  values of the remote rows are fetched again, nothing else) or its nonzero pattern changes (the ghost
+  rows are recomputed) at the next `MatPowersApply()`.
 
 .seealso: `MatPowers`, `MatPowersSetPC()`, `MatPowersSetType()`, `MatPowersSetUp()`, `MatPowersApply()`, `MatPowersGetInfo()`, `MatPowersView()`, `MatPowersDestroy()`
 @*/
@@ -91,7 +91,7 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   Notes:
   `PCNONE` is the same as `NULL`. `PCJACOBI` (any of its variants) is local: its inverse diagonal,
   obtained as `PCApply()` of a vector of ones so that it is the one `PCApply()` multiplies with, is
-  folded into the ghosted kernel as a column scaling of the extended matrix. Any other preconditioner
+  applied by the ghosted kernel as a scaling of the extended vectors. Any other preconditioner
   couples the processes in ways the ghost rows do not capture: the kernel then runs plain products
   (`MatMult()` after `PCApply()`), also when `MAT_POWERS_GHOSTED` was requested.
 
@@ -127,7 +127,7 @@ PetscErrorCode MatPowersSetPC(MatPowers mpk, PC pc)
 
   Note:
   `MAT_POWERS_GHOSTED` with a preconditioner that is not local (see `MatPowersSetPC()`) or a matrix
-  type without `MatIncreaseOverlap()`/`MatCreateSubMatrices()` runs plain products; `MatPowersView()`
+  type that is not AIJ-based runs plain products; `MatPowersView()`
   and `-info` say why.
 
 .seealso: `MatPowers`, `MatPowersType`, `MatPowersGetType()`, `MatPowersSetFromOptions()`
@@ -285,10 +285,11 @@ static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const Pets
   Level: intermediate
 
   Notes:
-  Computes the depth-s ghost rows of each process (`MatIncreaseOverlap()` level by level), the
-  surface-to-volume ratio and the extra flops (`MatPowersGetInfo()`), and, when the kernel is ghosted,
-  the extended matrix (`MatCreateSubMatrices()`, converted to the type of A's diagonal block, so a GPU
-  matrix gives a GPU extended matrix), its work vectors and the one scatter. `MAT_POWERS_AUTO` resolves
+  Computes the depth-s ghost rows of each process (the rows at depth d, fetched from their owners'
+  CSR arrays, give depth d + 1), the surface-to-volume ratio and the extra flops
+  (`MatPowersGetInfo()`), and, when the kernel is ghosted, the matrix of the remote rows (in the type of
+  A's diagonal block, so a GPU matrix gives a GPU one; the own rows are multiplied by A's own blocks),
+  the extended work vectors and the one scatter. `MAT_POWERS_AUTO` resolves
   to ghosted when there is more than one process, the preconditioner is local and the extra flops
   are at most `-mat_powers_max_extra_flops`; to plain otherwise.
 
@@ -311,7 +312,7 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &mpk->Astate));
   PetscCall(MatGetNonzeroState(mpk->A, &mpk->Anzstate));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mpk), &size));
-  /* the ghost layers (s rounds of MatIncreaseOverlap(), a scatter) only when the ghosted kernel may be chosen */
+  /* the ghost layers (s - 1 rounds fetching the boundary rows, a scatter) only when the ghosted kernel may be chosen */
   mpk->s2v = mpk->extra = MAT_POWERS_NOT_EXAMINED;
   if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk));
   ghost_ok = (PetscBool)(mpk->s2v >= 0 || mpk->s2v == MAT_POWERS_NOT_EXAMINED);
@@ -320,7 +321,7 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
     mpk->reason = "requested";
   } else if (!ghost_ok) {
     mpk->type   = MAT_POWERS_PLAIN;
-    mpk->reason = "the matrix type has no MatIncreaseOverlap()/MatCreateSubMatrices()/MatGetRow()";
+    mpk->reason = "the matrix is not AIJ-based (AIJ, its GPU and jagged types) with equal row and column layouts";
   } else if (mpk->pckind == MAT_POWERS_PC_OTHER) {
     mpk->type   = MAT_POWERS_PLAIN;
     mpk->reason = "the preconditioner is not local (only none and Jacobi can be ghosted)";
@@ -471,7 +472,7 @@ PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[],
 
   The ghosted kernel multiplies, at each of its s steps, all extended rows up to depth s - 1 (the
   rows at depth s are only read), so its flops are s 2 nnz(A[R_{s-1}, :]) against s 2 nnz(A[own, :])
-  for plain products; the preconditioner's flops are not counted (a folded Jacobi costs none).
+  for plain products; the preconditioner's flops are not counted (Jacobi scales a vector per product, as plain products do).
   A process without rows counts 0.
 
 .seealso: `MatPowers`, `MatPowersSetUp()`, `MatPowersView()`
@@ -489,7 +490,7 @@ PetscErrorCode MatPowersGetInfo(MatPowers mpk, PetscReal *surface_to_volume, Pet
 
 /*@
   MatPowersView - Shows the kernel: requested and resolved type, s, the preconditioner, the cost of
-  the ghost rows, the extended matrix, and the halo exchanges and products so far
+  the ghost rows, the extended rows, and the halo exchanges and products so far
 
   Collective
 
@@ -525,7 +526,7 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "s = %" PetscInt_FMT ", requested %s, resolved %s: %s\n", mpk->s, MatPowersTypes[mpk->reqtype], MatPowersTypes[mpk->type], mpk->reason));
   if (mpk->reqtype == MAT_POWERS_GHOSTED && mpk->type == MAT_POWERS_PLAIN) PetscCall(PetscViewerASCIIPrintf(viewer, "fell back to plain products: %s\n", mpk->reason));
   if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A (no preconditioner)\n"));
-  else if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, Jacobi %s\n", mpk->type == MAT_POWERS_GHOSTED ? "folded into the extended matrix (column scaling)" : "applied with PCApply()"));
+  else if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, Jacobi %s\n", mpk->type == MAT_POWERS_GHOSTED ? "applied as a scaling of the extended vector" : "applied with PCApply()"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, M^{-1} = PCApply() of PC %s (not local)\n", ((PetscObject)mpk->pc)->type_name));
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
@@ -533,7 +534,7 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "depth-%" PetscInt_FMT " ghost rows: surface-to-volume %.4g, extra flops %.4g (maxima over processes; auto ghosts up to %g)\n", mpk->s, (double)mpk->s2v, (double)mpk->extra, (double)mpk->max_extra_flops));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "surface-to-volume and extra flops not available for matrix type %s\n", ((PetscObject)mpk->A)->type_name));
   if (mpk->type == MAT_POWERS_GHOSTED) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "extended matrix (first process): %s, %" PetscInt_FMT " x %" PetscInt_FMT " (%" PetscInt_FMT " own rows, %" PetscInt_FMT " rows to depth %" PetscInt_FMT "), %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", ((PetscObject)mpk->Aext)->type_name, mpk->ncols, mpk->ncols, mpk->nown, mpk->nrows, mpk->s - 1, mpk->nnzext, mpk->nnzown));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows through the blocks of A, %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in a %s; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows - mpk->nown, mpk->s - 1, mpk->R ? ((PetscObject)mpk->R)->type_name : "(none)", mpk->ncols, mpk->s, mpk->nnzext, mpk->nnzown));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products\n", mpk->nexchanges, mpk->nproducts));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -2,228 +2,359 @@
    The ghosted matrix-powers kernel. Each process extends its rows by the rows at graph distance
    1, ..., s - 1 and reads the entries at distance up to s (R_d: rows within distance d of its own):
 
-     columns R_s, ordered own rows first, then by depth; rows R_{s-1}, the same order; Apad = A[R_{s-1}, R_s]
-     padded with empty rows to a square ncols x ncols matrix (the rows at depth s are only read).
+     extended vectors hold the entries of R_s, own rows first, then by depth (depth 1 in the order of
+     the columns of A's off-diagonal block); the own rows are multiplied by A's own diagonal and
+     off-diagonal blocks (the depth-1 entries are exactly the off-diagonal block's columns), the
+     remote rows R_{s-1} \ R_0 by a small matrix R of their entries; rows at depth s are only read.
 
    One scatter fills an extended vector with the entries of V[0] on R_s; each local product then
    leaves the rows at depth d exact as long as d <= s - (products so far), so after k <= s products
-   the own rows (depth 0) are exact: the paper's MPK (Fig. 4) with one extended matrix.
+   the own rows (depth 0) are exact: the paper's MPK (Fig. 4).
+
+   Set-up is one pass over the boundary: the depth-d rows are fetched from their owners (their
+   lengths, then their columns, straight from the owners' CSR arrays through PetscSF) d = 1, ..., s-1,
+   which gives depth d + 1; the own rows are not copied. A values-only change fetches the values of
+   the remote rows again through the same star forests.
 */
 #include "matpowersimpl.h"
+#include <petsc/private/matimpl.h>
+#include <petsc/private/hashmapi.h>
+#include <petscsf.h>
 #include <petscdevice_cuda.h>
 
-/* The graph-distance layers of the own rows up to depth s; the scatter; the statistics */
-PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
+/*
+  A's diagonal and off-diagonal blocks, and the global columns of the latter: A must be AIJ-based
+  (MATSEQAIJ, MATMPIAIJ, their GPU types, the jagged types) with equal row and column layouts and its
+  blocks must multiply VECSEQ or VECSEQCUDA vectors; *ok is false otherwise. Ao is NULL for a sequential A.
+*/
+static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray, PetscBool *cuda, PetscBool *ok)
 {
-  Mat          A = mpk->A;
-  PetscInt     rstart, rend, ncur, *cur, *order, norder, s = mpk->s;
-  PetscBool    has[3];
-  PetscReal    loc[2], glob[2];
-  Vec          x, rl, rlext;
-  PetscScalar *r;
+  PetscErrorCode (*jagged)(Mat, Mat *, Mat *, const PetscInt **) = NULL;
+  PetscBool mpiaij, seqaij, seqjagged, host;
+  VecType   vtype;
 
   PetscFunctionBegin;
-  PetscCall(MatHasOperation(A, MATOP_INCREASE_OVERLAP, &has[0]));
-  PetscCall(MatHasOperation(A, MATOP_CREATE_SUBMATRICES, &has[1]));
-  PetscCall(MatHasOperation(A, MATOP_GET_ROW, &has[2]));
-  if (!has[0] || !has[1] || !has[2]) {
+  *Ad     = *Ao = NULL;
+  *garray = NULL;
+  *ok     = PETSC_FALSE;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIJaggedGetSeqAIJ_C", &jagged));
+  PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, MATMPIAIJ, &mpiaij));
+  PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, MATSEQAIJ, &seqaij));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &seqjagged, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
+  if (jagged) PetscCall((*jagged)(A, Ad, Ao, garray));
+  else if (mpiaij) PetscCall(MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray));
+  else if (seqaij || seqjagged) *Ad = A;
+  if (!*Ad || A->rmap->rstart != A->cmap->rstart || A->rmap->n != A->cmap->n || (*Ao && (*Ao)->cmap->n && !*garray)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetVecType(*Ad, &vtype));
+  PetscCall(PetscStrcmpAny(vtype, cuda, VECCUDA, VECSEQCUDA, ""));
+  PetscCall(PetscStrcmpAny(vtype, &host, VECSTANDARD, VECSEQ, ""));
+  *ok = (PetscBool)(*cuda || host);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The remote rows found so far: their entries (global columns) and where their owners keep them */
+typedef struct {
+  PetscInt     n, nnz;     /* rows, entries */
+  PetscInt    *rowptr;     /* [n + 1] */
+  PetscInt    *gcols;      /* [nnz] global columns */
+  PetscInt     nleaf[2];   /* entries from the owners' diagonal [0] and off-diagonal [1] blocks */
+  PetscInt    *ilocal[2];  /* their positions in gcols */
+  PetscSFNode *remote[2];  /* (owner, position in the owner's block CSR) */
+} MatPowersRemoteRows;
+
+/* Appends n entries to a growing array */
+#define MatPowersGrow(ptr, used, n) PetscRealloc(sizeof(*(ptr)) * (size_t)PetscMax((used) + (n), 1), &(ptr))
+
+/*
+  Fetches the rows L[0..nl) (global, owned by other processes) of A: their lengths from the owners'
+  row pointers, then their columns from the owners' column arrays (the diagonal block's are local:
+  the owner's first column is added), appended to rr. Collective.
+*/
+static PetscErrorCode MatPowersFetchRows(Mat A, const PetscInt *ai, const PetscInt *aj, const PetscInt *bi, const PetscInt *gB, PetscInt nl, const PetscInt L[], MatPowersRemoteRows *rr)
+{
+  PetscSF            sf, sfe[2];
+  const PetscSFNode *iremote;
+  PetscInt          *a0, *a1, *b0, *b1, nnz, ne[2] = {0, 0}, *il[2];
+  PetscSFNode       *re[2];
+  const PetscInt    *roots[2] = {aj, gB};
+
+  PetscFunctionBegin;
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sf));
+  PetscCall(PetscSFSetGraphLayout(sf, A->rmap, nl, NULL, PETSC_COPY_VALUES, L));
+  PetscCall(PetscMalloc4(nl, &a0, nl, &a1, nl, &b0, nl, &b1));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, ai, a0, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, ai, a0, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, ai + 1, a1, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, ai + 1, a1, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, bi, b0, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, bi, b0, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, bi + 1, b1, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, bi + 1, b1, MPI_REPLACE));
+  PetscCall(PetscSFGetGraph(sf, NULL, NULL, NULL, &iremote));
+  for (PetscInt i = 0; i < nl; i++) {
+    ne[0] += a1[i] - a0[i];
+    ne[1] += b1[i] - b0[i];
+  }
+  nnz = ne[0] + ne[1];
+  /* the entries: the diagonal block's, then the off-diagonal block's, row by row */
+  PetscCall(MatPowersGrow(rr->rowptr, rr->n + 1, nl));
+  PetscCall(MatPowersGrow(rr->gcols, rr->nnz, nnz));
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscCall(PetscMalloc1(ne[b], &il[b]));
+    PetscCall(PetscMalloc1(ne[b], &re[b]));
+    PetscCall(MatPowersGrow(rr->ilocal[b], rr->nleaf[b], ne[b]));
+    PetscCall(MatPowersGrow(rr->remote[b], rr->nleaf[b], ne[b]));
+  }
+  ne[0] = ne[1] = 0;
+  for (PetscInt i = 0, pos = 0; i < nl; i++) {
+    const PetscInt start[2] = {a0[i], b0[i]}, len[2] = {a1[i] - a0[i], b1[i] - b0[i]};
+
+    for (PetscInt b = 0; b < 2; b++)
+      for (PetscInt k = 0; k < len[b]; k++, pos++, ne[b]++) {
+        il[b][ne[b]]           = pos;
+        re[b][ne[b]].rank  = iremote[i].rank;
+        re[b][ne[b]].index = start[b] + k;
+      }
+    rr->rowptr[rr->n + i + 1] = rr->rowptr[rr->n + i] + len[0] + len[1];
+  }
+  /* the columns, straight into the list */
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sfe[b]));
+    PetscCall(PetscSFSetGraph(sfe[b], b ? bi[A->rmap->n] : ai[A->rmap->n], ne[b], il[b], PETSC_USE_POINTER, re[b], PETSC_USE_POINTER));
+    PetscCall(PetscSFBcastBegin(sfe[b], MPIU_INT, roots[b], rr->gcols + rr->nnz, MPI_REPLACE));
+  }
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscCall(PetscSFBcastEnd(sfe[b], MPIU_INT, roots[b], rr->gcols + rr->nnz, MPI_REPLACE));
+    PetscCall(PetscSFDestroy(&sfe[b]));
+  }
+  for (PetscInt e = 0; e < ne[0]; e++) rr->gcols[rr->nnz + il[0][e]] += A->cmap->range[re[0][e].rank];
+  /* kept for the values' star forests, with positions in the whole list */
+  for (PetscInt b = 0; b < 2; b++) {
+    for (PetscInt e = 0; e < ne[b]; e++) {
+      rr->ilocal[b][rr->nleaf[b] + e] = rr->nnz + il[b][e];
+      rr->remote[b][rr->nleaf[b] + e] = re[b][e];
+    }
+    rr->nleaf[b] += ne[b];
+    PetscCall(PetscFree(il[b]));
+    PetscCall(PetscFree(re[b]));
+  }
+  rr->n += nl;
+  rr->nnz += nnz;
+  PetscCall(PetscFree4(a0, a1, b0, b1));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The columns of the rows fetched since entry e0 that are in no layer yet, sorted: the next layer, appended to order */
+static PetscErrorCode MatPowersNextLayer(Mat A, const MatPowersRemoteRows *rr, PetscInt e0, PetscHMapI ext, PetscInt **order, PetscInt *norder)
+{
+  PetscInt *layer, nnew = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(rr->nnz - e0, &layer));
+  for (PetscInt e = e0; e < rr->nnz; e++) {
+    const PetscInt g = rr->gcols[e];
+    PetscInt       idx;
+
+    if (g >= A->rmap->rstart && g < A->rmap->rend) continue;
+    PetscCall(PetscHMapIGet(ext, g, &idx));
+    if (idx < 0) layer[nnew++] = g;
+  }
+  PetscCall(PetscSortRemoveDupsInt(&nnew, layer));
+  PetscCall(PetscRealloc(sizeof(PetscInt) * (*norder + nnew), order));
+  for (PetscInt i = 0; i < nnew; i++) {
+    (*order)[*norder + i] = layer[i];
+    PetscCall(PetscHMapISet(ext, layer[i], *norder + i));
+  }
+  *norder += nnew;
+  PetscCall(PetscFree(layer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The graph-distance layers of the own rows up to depth s, the remote rows' entries, the scatter, the statistics */
+PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
+{
+  Mat                 A = mpk->A, Ad, Ao;
+  const PetscInt     *garray, *ai = NULL, *aj = NULL, *bi = NULL, *bj = NULL;
+  PetscInt           *order, norder, *gB = NULL, na = 0, nb = 0, n;
+  PetscBool           ok, done;
+  PetscReal           loc[3], glob[3];
+  PetscHMapI          ext;
+  MatPowersRemoteRows rr = {0};
+  Vec                 x, zext;
+  MatInfo             info;
+
+  PetscFunctionBegin;
+  PetscCall(MatPowersGhostReset(mpk));
+  PetscCall(MatPowersGetBlocks(A, &Ad, &Ao, &garray, &mpk->cuda, &ok));
+  loc[2] = ok ? 0 : 1;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &loc[2], 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
+  if (loc[2] > 0) {
     mpk->s2v = mpk->extra = -1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  mpk->nown = ncur = rend - rstart;
-  PetscCall(PetscMalloc1(ncur, &cur));
-  for (PetscInt i = 0; i < ncur; i++) cur[i] = rstart + i;
-  PetscCall(PetscMalloc1(ncur, &order));
-  PetscCall(PetscArraycpy(order, cur, ncur));
-  norder     = ncur;
-  mpk->nrows = ncur;
-  for (PetscInt d = 1, front = 0; d <= s; d++) { /* cur: R_{d-1}, sorted; order: R_{d-1} by depth, order[front..] at depth d-1 */
-    IS              is;
-    const PetscInt *idx;
-    PetscInt        n, *next, *layer, *merged = NULL, nnew = 0, nmerged;
+  mpk->nown = mpk->nrows = A->rmap->n;
+  mpk->ng   = Ao ? Ao->cmap->n : 0;
+  norder    = mpk->nown + mpk->ng;
+  PetscCall(PetscMalloc1(norder, &order));
+  for (PetscInt i = 0; i < mpk->nown; i++) order[i] = A->rmap->rstart + i;
+  PetscCall(PetscHMapICreate(&ext));
+  for (PetscInt c = 0; c < mpk->ng; c++) {
+    order[mpk->nown + c] = garray[c];
+    PetscCall(PetscHMapISet(ext, garray[c], mpk->nown + c));
+  }
+  PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
+  mpk->nnzown = (PetscInt)info.nz_used;
+  PetscCall(PetscMalloc1(1, &rr.rowptr));
+  rr.rowptr[0] = 0;
+  if (Ao) { /* depth 1, ..., s - 1: fetch the rows, whose columns give the next depth */
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on the diagonal block");
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on the off-diagonal block");
+    na = ai[n];
+    nb = bi[n];
+    mpk->nnzown += nb;
+    PetscCall(PetscMalloc1(nb, &gB));
+    for (PetscInt e = 0; e < nb; e++) gB[e] = garray[bj[e]];
+    for (PetscInt d = 1, front = mpk->nown; d < mpk->s; d++) {
+      const PetscInt e0 = rr.nnz, nl = norder - front;
 
-    /* R_d = R_{d-1} and the columns of the rows at depth d - 1 (those of shallower rows are in R_{d-1}) */
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder - front, order + front, PETSC_COPY_VALUES, &is));
-    PetscCall(MatIncreaseOverlap(A, 1, &is, 1));
-    PetscCall(ISGetLocalSize(is, &n));
-    PetscCall(ISGetIndices(is, &idx));
-    PetscCall(PetscMalloc2(n, &next, n, &layer));
-    PetscCall(PetscArraycpy(next, idx, n));
-    PetscCall(ISRestoreIndices(is, &idx));
-    PetscCall(ISDestroy(&is));
-    PetscCall(PetscSortRemoveDupsInt(&n, next));
-    for (PetscInt i = 0, c = 0; i < n; i++) { /* layer d = next \ R_{d-1}, in increasing order */
-      while (c < ncur && cur[c] < next[i]) c++;
-      if (c < ncur && cur[c] == next[i]) continue;
-      layer[nnew++] = next[i];
+      PetscCall(MatPowersFetchRows(A, ai, aj, bi, gB, nl, order + front, &rr));
+      mpk->nrows = norder;
+      front      = norder;
+      PetscCall(MatPowersNextLayer(A, &rr, e0, ext, &order, &norder));
     }
-    PetscCall(PetscRealloc(sizeof(PetscInt) * (norder + nnew), &order));
-    PetscCall(PetscArraycpy(order + norder, layer, nnew));
-    PetscCall(PetscMergeIntArray(ncur, cur, nnew, layer, &nmerged, &merged));
-    PetscCall(PetscFree2(next, layer));
-    PetscCall(PetscFree(cur));
-    cur   = merged;
-    ncur  = nmerged;
-    front = norder;
-    norder += nnew;
-    if (d == s - 1) mpk->nrows = norder;
+    PetscCall(PetscFree(gB));
+    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
   }
-  PetscCall(PetscFree(cur));
-  mpk->ncols = norder;
+  mpk->ncols  = norder;
+  mpk->nnzext = mpk->nnzown + rr.nnz;
+
+  /* the remote rows' entries in extended columns, and the star forests that fetch their values */
+  mpk->rowptr = rr.rowptr;
+  mpk->cols   = rr.gcols;
+  for (PetscInt e = 0; e < rr.nnz; e++) {
+    const PetscInt g = rr.gcols[e];
+
+    if (g >= A->rmap->rstart && g < A->rmap->rend) mpk->cols[e] = g - A->rmap->rstart;
+    else PetscCall(PetscHMapIGet(ext, g, &mpk->cols[e]));
+  }
+  PetscCall(PetscHMapIDestroy(&ext));
+  PetscCall(PetscMalloc1(rr.nnz, &mpk->vals));
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)mpk), &mpk->sfvals[b]));
+    PetscCall(PetscSFSetGraph(mpk->sfvals[b], b ? nb : na, rr.nleaf[b], rr.ilocal[b], PETSC_OWN_POINTER, rr.remote[b], PETSC_OWN_POINTER));
+  }
+
+  /* the one scatter: global vector -> extended columns */
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder, order, PETSC_OWN_POINTER, &mpk->isext));
-
-  /* the scatter, and the nonzeros of the own and of the extended rows through it */
   PetscCall(MatCreateVecs(A, &x, NULL));
-  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)A), mpk->nown, PETSC_DETERMINE, &rl));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, mpk->ncols, &rlext));
-  PetscCall(VecScatterCreate(x, mpk->isext, rlext, NULL, &mpk->scatter));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, mpk->ncols, &zext));
+  PetscCall(VecScatterCreate(x, mpk->isext, zext, NULL, &mpk->scatter));
   PetscCall(VecDestroy(&x));
-  PetscCall(VecGetArrayWrite(rl, &r));
-  for (PetscInt i = rstart; i < rend; i++) {
-    PetscInt nc;
+  PetscCall(VecDestroy(&zext));
 
-    PetscCall(MatGetRow(A, i, &nc, NULL, NULL));
-    r[i - rstart] = (PetscReal)nc;
-    PetscCall(MatRestoreRow(A, i, &nc, NULL, NULL));
-  }
-  PetscCall(VecRestoreArrayWrite(rl, &r));
-  PetscCall(VecScatterBegin(mpk->scatter, rl, rlext, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(mpk->scatter, rl, rlext, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecGetArray(rlext, &r));
-  mpk->nnzown = mpk->nnzext = 0;
-  for (PetscInt i = 0; i < mpk->nrows; i++) {
-    if (i < mpk->nown) mpk->nnzown += (PetscInt)PetscRealPart(r[i]);
-    mpk->nnzext += (PetscInt)PetscRealPart(r[i]);
-  }
-  PetscCall(VecRestoreArray(rlext, &r));
-  PetscCall(VecDestroy(&rl));
-  PetscCall(VecDestroy(&rlext));
   loc[0] = mpk->nown ? (PetscReal)(mpk->ncols - mpk->nown) / mpk->nown : 0;
   loc[1] = mpk->nnzown ? (PetscReal)mpk->nnzext / mpk->nnzown - 1 : 0;
   PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
   mpk->s2v   = glob[0];
   mpk->extra = glob[1];
-  PetscCall(PetscInfo(mpk, "Own rows %" PetscInt_FMT ", extended rows %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), columns %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), nonzeros %" PetscInt_FMT " (own %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows, s - 1, mpk->ncols, s, mpk->nnzext, mpk->nnzown));
+  PetscCall(PetscInfo(mpk, "Own rows %" PetscInt_FMT ", extended rows %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), columns %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), nonzeros %" PetscInt_FMT " (own %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows, mpk->s - 1, mpk->ncols, mpk->s, mpk->nnzext, mpk->nnzown));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The extended matrix and vectors (after MatPowersGhostLayers()) */
+/* An extended vector, or a view (no array of its own) of n entries, in the memory the blocks multiply in */
+static PetscErrorCode MatPowersCreateVec(MatPowers mpk, PetscInt n, PetscBool view, Vec *v)
+{
+  PetscFunctionBegin;
+  if (view && mpk->cuda) PetscCall(VecCreateSeqCUDAWithArray(PETSC_COMM_SELF, 1, n, NULL, v));
+  else if (view) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, NULL, v));
+  else {
+    PetscCall(VecCreate(PETSC_COMM_SELF, v));
+    PetscCall(VecSetSizes(*v, n, n));
+    PetscCall(VecSetType(*v, mpk->cuda ? VECSEQCUDA : VECSEQ));
+    PetscCall(VecSet(*v, 0.0)); /* allocated where the products run */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The remote-rows matrix and the extended vectors (after MatPowersGhostLayers()) */
 PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
 {
-  const PetscInt *idx;
-  PetscInt       *nnz;
+  const PetscInt nrem = mpk->nrows - mpk->nown;
+  const PetscInt size[4] = {mpk->nown, mpk->ng, mpk->nown, nrem};
 
   PetscFunctionBegin;
-  PetscCall(ISGetIndices(mpk->isext, &idx));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, mpk->nrows, idx, PETSC_COPY_VALUES, &mpk->isrow));
-  PetscCall(ISRestoreIndices(mpk->isext, &idx));
-  PetscCall(MatCreateSubMatrices(mpk->A, 1, &mpk->isrow, &mpk->isext, MAT_INITIAL_MATRIX, &mpk->sub));
-  PetscCall(PetscCalloc1(mpk->ncols, &nnz));
-  for (PetscInt i = 0; i < mpk->nrows; i++) {
-    PetscInt nc;
+  if (nrem > 0) {
+    PetscInt *nnz;
 
-    PetscCall(MatGetRow(mpk->sub[0], i, &nc, NULL, NULL));
-    nnz[i] = nc;
-    PetscCall(MatRestoreRow(mpk->sub[0], i, &nc, NULL, NULL));
+    PetscCall(PetscMalloc1(nrem, &nnz));
+    for (PetscInt r = 0; r < nrem; r++) nnz[r] = mpk->rowptr[r + 1] - mpk->rowptr[r];
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nrem, mpk->ncols, 0, nnz, &mpk->R));
+    PetscCall(PetscFree(nnz));
   }
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, mpk->ncols, mpk->ncols, 0, nnz, &mpk->Apad));
-  PetscCall(PetscFree(nnz));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Z[i]));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatPowersCreateVec(mpk, size[i], PETSC_TRUE, &mpk->view[i]));
   if (mpk->pckind == MAT_POWERS_PC_JACOBI) {
     PetscCall(MatCreateVecs(mpk->A, &mpk->dinv, NULL));
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, mpk->ncols, &mpk->dinvext));
+    PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->dinvext));
+    PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Zs));
   }
   PetscCall(MatPowersGhostRefresh(mpk));
-  for (PetscInt i = 0; i < 3; i++) {
-    PetscCall(MatCreateVecs(mpk->Aext, &mpk->Z[i], NULL));
-    PetscCall(VecSet(mpk->Z[i], 0.0)); /* allocated where the products run */
+  if (mpk->R) { /* in the type of A's diagonal block: a GPU matrix gives a GPU R */
+    Mat       Ad, Ao;
+    MatType   target;
+    PetscBool same, ok, cuda;
+    const PetscInt *garray;
+    PetscErrorCode (*sethost)(Mat, PetscBool) = NULL;
+
+    PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
+    PetscCall(MatGetType(Ad, &target));
+    PetscCall(PetscObjectTypeCompare((PetscObject)mpk->R, target, &same));
+    if (!same) PetscCall(MatConvert(mpk->R, target, MAT_INPLACE_MATRIX, &mpk->R));
+    PetscCall(PetscObjectQueryFunction((PetscObject)mpk->R, "MatJaggedSetUseHost_C", &sethost));
+    if (sethost) PetscCall(MatJaggedSetUseHost(mpk->R, (PetscBool)!mpk->cuda)); /* host kernels when A's block runs them */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x), on the extended columns */
-static PetscErrorCode MatPowersJacobiExtend(MatPowers mpk)
-{
-  Vec                ones, dhost;
-  const PetscScalar *d;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(mpk->dinv, &ones));
-  PetscCall(VecSet(ones, 1.0));
-  PetscCall(PCApply(mpk->pc, ones, mpk->dinv));
-  PetscCall(VecDestroy(&ones));
-  /* through a host vector: the scaling is applied on the host CSR */
-  PetscCall(VecGetArrayRead(mpk->dinv, &d));
-  PetscCall(VecCreateMPIWithArray(PetscObjectComm((PetscObject)mpk), 1, mpk->nown, PETSC_DETERMINE, d, &dhost));
-  PetscCall(VecScatterBegin(mpk->scatter, dhost, mpk->dinvext, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(mpk->scatter, dhost, mpk->dinvext, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecDestroy(&dhost));
-  PetscCall(VecRestoreArrayRead(mpk->dinv, &d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The values of A (and the Jacobi scaling) into the extended matrix, same pattern */
+/* The values of the remote rows from their owners, into R; the Jacobi scaling on the extended columns */
 PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
 {
-  Mat                Ad;
-  MatType            target;
-  const PetscScalar *dext = NULL;
-  PetscScalar       *buf;
-  PetscBool          same;
-  PetscInt           maxlen = 0;
+  Mat                Ad, Ao;
+  const PetscInt    *garray;
+  const PetscScalar *aa = NULL, *ba = NULL;
+  PetscBool          ok, cuda;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MAT_POWERS_SetUp, mpk, 0, 0, 0));
-  if (mpk->Aext) PetscCall(MatCreateSubMatrices(mpk->A, 1, &mpk->isrow, &mpk->isext, MAT_REUSE_MATRIX, &mpk->sub));
-  if (mpk->pckind == MAT_POWERS_PC_JACOBI) {
-    PetscCall(MatPowersJacobiExtend(mpk));
-    PetscCall(VecGetArrayRead(mpk->dinvext, &dext));
+  PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
+  if (Ao) {
+    PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
+    PetscCall(MatSeqAIJGetArrayRead(Ao, &ba));
+    PetscCall(PetscSFBcastBegin(mpk->sfvals[0], MPIU_SCALAR, aa, mpk->vals, MPI_REPLACE));
+    PetscCall(PetscSFBcastBegin(mpk->sfvals[1], MPIU_SCALAR, ba, mpk->vals, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(mpk->sfvals[0], MPIU_SCALAR, aa, mpk->vals, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(mpk->sfvals[1], MPIU_SCALAR, ba, mpk->vals, MPI_REPLACE));
+    PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
+    PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ba));
   }
-  for (PetscInt i = 0; i < mpk->nrows; i++) {
-    PetscInt nc;
-
-    PetscCall(MatGetRow(mpk->sub[0], i, &nc, NULL, NULL));
-    maxlen = PetscMax(maxlen, nc);
-    PetscCall(MatRestoreRow(mpk->sub[0], i, &nc, NULL, NULL));
+  if (mpk->R) {
+    for (PetscInt r = 0; r < mpk->nrows - mpk->nown; r++) PetscCall(MatSetValues(mpk->R, 1, &r, mpk->rowptr[r + 1] - mpk->rowptr[r], mpk->cols + mpk->rowptr[r], mpk->vals + mpk->rowptr[r], INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(mpk->R, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(mpk->R, MAT_FINAL_ASSEMBLY));
   }
-  PetscCall(PetscMalloc1(maxlen, &buf));
-  for (PetscInt i = 0; i < mpk->nrows; i++) {
-    PetscInt           nc;
-    const PetscInt    *cols;
-    const PetscScalar *vals;
+  if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* the inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x) */
+    Vec ones;
 
-    PetscCall(MatGetRow(mpk->sub[0], i, &nc, &cols, &vals));
-    for (PetscInt c = 0; c < nc; c++) buf[c] = dext ? vals[c] * dext[cols[c]] : vals[c];
-    PetscCall(MatSetValues(mpk->Apad, 1, &i, nc, cols, buf, INSERT_VALUES));
-    PetscCall(MatRestoreRow(mpk->sub[0], i, &nc, &cols, &vals));
-  }
-  PetscCall(PetscFree(buf));
-  if (dext) PetscCall(VecRestoreArrayRead(mpk->dinvext, &dext));
-  PetscCall(MatAssemblyBegin(mpk->Apad, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(mpk->Apad, MAT_FINAL_ASSEMBLY));
-
-  /* in the type of A's diagonal block: a GPU matrix gives a GPU extended matrix */
-  PetscCall(MatGetDiagonalBlock(mpk->A, &Ad));
-  PetscCall(MatGetType(Ad, &target));
-  PetscCall(MatDestroy(&mpk->Aext));
-  PetscCall(PetscObjectTypeCompare((PetscObject)mpk->Apad, target, &same));
-  if (same) {
-    PetscCall(PetscObjectReference((PetscObject)mpk->Apad));
-    mpk->Aext = mpk->Apad;
-  } else {
-    PetscErrorCode (*sethost)(Mat, PetscBool) = NULL;
-
-    PetscCall(MatConvert(mpk->Apad, target, MAT_INITIAL_MATRIX, &mpk->Aext));
-    PetscCall(PetscObjectQueryFunction((PetscObject)mpk->Aext, "MatJaggedSetUseHost_C", &sethost));
-    if (sethost) { /* a jagged type: host kernels when A's block runs them (its vectors are host vectors) */
-      VecType   vtype;
-      PetscBool cuda;
-
-      PetscCall(MatGetVecType(Ad, &vtype));
-      PetscCall(PetscStrbeginswith(vtype, VECCUDA, &cuda));
-      if (!cuda) PetscCall(PetscStrcmpAny(vtype, &cuda, VECSEQCUDA, VECMPICUDA, ""));
-      PetscCall(MatJaggedSetUseHost(mpk->Aext, (PetscBool)!cuda));
-    }
+    PetscCall(VecDuplicate(mpk->dinv, &ones));
+    PetscCall(VecSet(ones, 1.0));
+    PetscCall(PCApply(mpk->pc, ones, mpk->dinv));
+    PetscCall(VecDestroy(&ones));
+    PetscCall(VecScatterBegin(mpk->scatter, mpk->dinv, mpk->dinvext, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(mpk->scatter, mpk->dinv, mpk->dinvext, INSERT_VALUES, SCATTER_FORWARD));
   }
   PetscCall(PetscLogEventEnd(MAT_POWERS_SetUp, mpk, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -232,15 +363,65 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
 PetscErrorCode MatPowersGhostReset(MatPowers mpk)
 {
   PetscFunctionBegin;
+  PetscCall(PetscFree(mpk->rowptr));
+  PetscCall(PetscFree(mpk->cols));
+  PetscCall(PetscFree(mpk->vals));
+  for (PetscInt b = 0; b < 2; b++) PetscCall(PetscSFDestroy(&mpk->sfvals[b]));
   PetscCall(ISDestroy(&mpk->isext));
-  PetscCall(ISDestroy(&mpk->isrow));
   PetscCall(VecScatterDestroy(&mpk->scatter));
-  if (mpk->sub) PetscCall(MatDestroySubMatrices(1, &mpk->sub));
-  PetscCall(MatDestroy(&mpk->Apad));
-  PetscCall(MatDestroy(&mpk->Aext));
+  PetscCall(MatDestroy(&mpk->R));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&mpk->Z[i]));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(VecDestroy(&mpk->view[i]));
+  PetscCall(VecDestroy(&mpk->Zs));
   PetscCall(VecDestroy(&mpk->dinv));
   PetscCall(VecDestroy(&mpk->dinvext));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Places view v on a + offset (device memory when the kernel runs on the GPU), or takes it off (a = NULL) */
+static PetscErrorCode MatPowersPlace(MatPowers mpk, Vec v, const PetscScalar *a, PetscInt offset)
+{
+  PetscFunctionBegin;
+  if (mpk->cuda && a) PetscCall(VecCUDAPlaceArray(v, a + offset));
+  else if (mpk->cuda) PetscCall(VecCUDAResetArray(v));
+  else if (a) PetscCall(VecPlaceArray(v, a + offset));
+  else PetscCall(VecResetArray(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Y = B X on the extended rows up to depth s - 1: own rows by A's blocks, remote rows by R; rows at depth s keep their values */
+static PetscErrorCode MatPowersExtendedMult(MatPowers mpk, Vec X, Vec Y)
+{
+  Mat                Ad, Ao;
+  const PetscInt    *garray;
+  const PetscScalar *x;
+  PetscScalar       *y;
+  PetscBool          ok, cuda;
+
+  PetscFunctionBegin;
+  PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
+  if (mpk->cuda) {
+    PetscCall(VecCUDAGetArrayRead(X, &x));
+    PetscCall(VecCUDAGetArray(Y, &y));
+  } else {
+    PetscCall(VecGetArrayRead(X, &x));
+    PetscCall(VecGetArray(Y, &y));
+  }
+  PetscCall(MatPowersPlace(mpk, mpk->view[0], x, 0));
+  PetscCall(MatPowersPlace(mpk, mpk->view[1], x, mpk->nown));
+  PetscCall(MatPowersPlace(mpk, mpk->view[2], y, 0));
+  PetscCall(MatPowersPlace(mpk, mpk->view[3], y, mpk->nown));
+  PetscCall(MatMult(Ad, mpk->view[0], mpk->view[2]));
+  if (mpk->ng) PetscCall(MatMultAdd(Ao, mpk->view[1], mpk->view[2], mpk->view[2]));
+  if (mpk->R) PetscCall(MatMult(mpk->R, X, mpk->view[3]));
+  for (PetscInt i = 0; i < 4; i++) PetscCall(MatPowersPlace(mpk, mpk->view[i], NULL, 0));
+  if (mpk->cuda) {
+    PetscCall(VecCUDARestoreArrayRead(X, &x));
+    PetscCall(VecCUDARestoreArray(Y, &y));
+  } else {
+    PetscCall(VecRestoreArrayRead(X, &x));
+    PetscCall(VecRestoreArray(Y, &y));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -276,7 +457,7 @@ static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, Vec V)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One scatter of V[0] to the extended columns, then k local products */
+/* One scatter of V[0] to the extended columns, then k local products (Jacobi: on the scaled input) */
 PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
   PetscFunctionBegin;
@@ -285,7 +466,8 @@ PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScal
   for (PetscInt j = 0; j < k; j++) {
     Vec Zc = mpk->Z[j % 3], Zn = mpk->Z[(j + 1) % 3], Zp = mpk->Z[(j + 2) % 3];
 
-    PetscCall(MatMult(mpk->Aext, Zc, Zn));
+    if (mpk->Zs) PetscCall(VecPointwiseMult(mpk->Zs, mpk->dinvext, Zc));
+    PetscCall(MatPowersExtendedMult(mpk, mpk->Zs ? mpk->Zs : Zc, Zn));
     PetscCall(MatPowersShift(j, re, im, Zn, Zc, j ? Zp : NULL));
     PetscCall(MatPowersCopyOwn(mpk->nown, Zn, V[j + 1]));
   }

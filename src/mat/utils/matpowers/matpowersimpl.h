@@ -46,16 +46,21 @@ struct _p_MatPowers {
   /* plain: the PC's output */
   Vec W;
 
-  /* ghosted */
-  IS         isext;   /* global indices of the extended columns: own rows, then depth 1, ..., depth s */
-  IS         isrow;   /* the first nrows of them */
-  VecScatter scatter; /* global vector -> extended vector: the one halo exchange per apply */
-  Mat       *sub;     /* A[isrow, isext] as extracted (reused when only values change) */
-  Mat        Apad;    /* ncols x ncols MATSEQAIJ: A[isrow, isext] (column-scaled by the Jacobi inverse diagonal), rows at depth s empty */
-  Mat        Aext;    /* Apad in the type of A's diagonal block */
-  Vec        Z[3];    /* extended work vectors, used round robin */
-  Vec        dinv;    /* the inverse diagonal of the PCJACOBI (A's vector type), and its extension (host) */
-  Vec        dinvext;
+  /* ghosted: own rows through A's own blocks, remote rows (depth 1..s-1) in R; extended vectors ordered own, depth 1, ..., depth s */
+  PetscBool    cuda;    /* the blocks multiply VECSEQCUDA vectors (else VECSEQ) */
+  PetscInt     ng;      /* depth-1 columns: the columns of A's off-diagonal block, in its order */
+  PetscInt    *rowptr;  /* [nrows - nown + 1] entries of the remote rows as fetched */
+  PetscInt    *cols;    /* their extended column indices */
+  PetscScalar *vals;    /* their values, fetched again when A's values change */
+  PetscSF      sfvals[2]; /* the values from the owners' diagonal [0] and off-diagonal [1] blocks */
+  IS           isext;   /* global indices of the extended columns */
+  VecScatter   scatter; /* global vector -> extended vector: the one halo exchange per apply */
+  Mat          R;       /* the remote rows, (nrows - nown) x ncols, in the type of A's diagonal block; NULL without */
+  Vec          Z[3];    /* extended work vectors, used round robin */
+  Vec          Zs;      /* the Jacobi-scaled input of a product */
+  Vec          view[4]; /* placed on extended arrays: input own rows, input depth 1, output own rows, output remote rows */
+  Vec          dinv;    /* the inverse diagonal of the PCJACOBI (A's vector type), and its extension */
+  Vec          dinvext;
 };
 
 PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;

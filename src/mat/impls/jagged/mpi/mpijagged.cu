@@ -19,17 +19,18 @@ typedef struct {
 } Mat_MPIJagged;
 
 /*
-  The diagonal and off-diagonal blocks. MatMPIAIJGetSeqAIJ() accepts only type names beginning with
-  "mpiaij", so the call is made under that name; the data is MATMPIAIJ's either way.
+  The diagonal and off-diagonal blocks and the off-diagonal block's global columns (MatPowers reads
+  them). MatMPIAIJGetSeqAIJ() accepts only type names beginning with "mpiaij", so the call is made
+  under that name; the data is MATMPIAIJ's either way.
 */
-static PetscErrorCode MatMPIJaggedGetBlocks(Mat A, Mat *Ad, Mat *Ao)
+static PetscErrorCode MatMPIJaggedGetSeqAIJ(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray)
 {
   char          *name = ((PetscObject)A)->type_name;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   ((PetscObject)A)->type_name = (char *)MATMPIAIJ;
-  ierr                        = MatMPIAIJGetSeqAIJ(A, Ad, Ao, NULL);
+  ierr                        = MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray);
   ((PetscObject)A)->type_name = name;
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -43,7 +44,7 @@ static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
   const char    *prefix;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetBlocks(A, &blocks[0], &blocks[1]));
+  PetscCall(MatMPIJaggedGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
   PetscCall(MatGetOptionsPrefix(A, &prefix));
   for (Mat b : blocks) {
     PetscBool done;
@@ -81,7 +82,7 @@ static PetscErrorCode MatAssemblyEnd_MPIJagged(Mat A, MatAssemblyType mode)
 #define MatMPIJaggedForBlocks(A, call) \
   do { \
     Mat d_, o_; \
-    PetscCall(MatMPIJaggedGetBlocks(A, &d_, &o_)); \
+    PetscCall(MatMPIJaggedGetSeqAIJ(A, &d_, &o_, NULL)); \
     PetscCheck(d_ && o_, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first"); \
     { \
       Mat b_ = d_; \
@@ -103,7 +104,7 @@ static PetscErrorCode MatJaggedGetSinglePrecision_MPIJagged(Mat A, PetscBool *fl
   Mat d;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetBlocks(A, &d, NULL));
+  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, NULL, NULL));
   PetscCheck(d, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first");
   PetscCall(MatJaggedGetSinglePrecision(d, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,7 +161,7 @@ static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScal
   MPI_Datatype   unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetBlocks(A, &d, &o));
+  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
   host  = ((Mat_SeqJagged *)d->spptr)->host;
   mtype = host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE;
   if (j->nghosts != o->cmap->n || j->ghosts_host != host) {
@@ -190,6 +191,7 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIJaggedGetSeqAIJ_C", add ? MatMPIJaggedGetSeqAIJ : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
