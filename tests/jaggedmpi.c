@@ -9,6 +9,50 @@ duplication and binding to the CPU.\n\
 #include <petscdevice_cuda.h>
 #include "checkvec.h"
 
+/*
+  What nmult products move between host and device, from PETSc's own copy counters (MatMult's event,
+  and the MatJaggedMultSingle event): at most the ghost values this process receives (host to
+  device) and sends (device to host) per product, in the product's precision
+*/
+static PetscErrorCode CheckCopies(Mat A, Vec x, Vec y, PetscInt *checks)
+{
+  const PetscInt     nmult = 10;
+  const char        *events[2] = {"MatMult", "MatJaggedMultSgl"};
+  const size_t       unit[2]   = {sizeof(PetscScalar), sizeof(PetscScalar) / 2};
+  PetscSF            sf;
+  PetscInt           nrecv, nsend = 0;
+  const PetscInt    *ioffset;
+  PetscMPIInt        niranks;
+  PetscLogEvent      ev;
+  PetscEventPerfInfo before, after;
+  PetscScalar       *buf;
+  PetscInt           m;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatGetMultPetscSF(A, &sf));
+  PetscCall(PetscSFGetGraph(sf, NULL, &nrecv, NULL, NULL));
+  PetscCall(PetscSFGetLeafRanks(sf, &niranks, NULL, &ioffset, NULL));
+  nsend = ioffset[niranks];
+  PetscCallCUDA(cudaMalloc((void **)&buf, 2 * sizeof(PetscScalar) * PetscMax(m, 1)));
+  PetscCallCUDA(cudaMemset(buf, 0, 2 * sizeof(PetscScalar) * PetscMax(m, 1)));
+  for (PetscInt e = 0; e < 2; e++) {
+    PetscCall(PetscLogEventGetId(events[e], &ev));
+    PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &before));
+    for (PetscInt k = 0; k < nmult; k++) {
+      if (e == 0) PetscCall(MatMult(A, x, y));
+      else PetscCall(MatJaggedMultSingle(A, (const PetscJaggedScalarSingle *)buf, (PetscJaggedScalarSingle *)buf + m));
+    }
+    PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &after));
+    PetscCheck(after.CpuToGpuSize - before.CpuToGpuSize <= nmult * nrecv * unit[e] && after.GpuToCpuSize - before.GpuToCpuSize <= nmult * nsend * unit[e], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s moved %g bytes host to device and %g device to host in %" PetscInt_FMT " products; the ghosts are %" PetscInt_FMT " received, %" PetscInt_FMT " sent values of %zu bytes", events[e], after.CpuToGpuSize - before.CpuToGpuSize, after.GpuToCpuSize - before.GpuToCpuSize, nmult, nrecv, nsend, unit[e]);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " products moved only ghost values between host and device (first process: %g bytes host to device, %g device to host)\n", events[e], nmult, after.CpuToGpuSize - before.CpuToGpuSize, after.GpuToCpuSize - before.GpuToCpuSize));
+    ++*checks;
+  }
+  PetscCallCUDA(cudaFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* y = A x in single precision through MatJaggedMultSingle(), returned in a double vector like y */
 static PetscErrorCode MultSingle(Mat A, Vec x, Vec y, PetscBool gpu)
 {
@@ -54,6 +98,7 @@ int main(int argc, char **argv)
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscLogDefaultBegin()); /* the copy counters CheckCopies() reads */
   PetscCall(PetscJaggedInitializePackage());
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -118,6 +163,8 @@ int main(int argc, char **argv)
   PetscCall(CheckVecClose("MatMult after MatScale", y, yr, tol, &checks));
   PetscCall(MultSingle(A, x, y, gpu));
   PetscCall(CheckVecClose("MatJaggedMultSingle", y, yr, 1e-5, &checks));
+
+  if (gpu && size > 1) PetscCall(CheckCopies(A, x, y, &checks));
 
   PetscCall(MatBindToCPU(A, PETSC_TRUE));
   PetscCall(MatMult(A, x, y));

@@ -77,44 +77,36 @@ static PetscErrorCode PCSPCGResolveInner(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x in single precision: host twin of the device CSR kernel (spcgcsr.cu), for a MATSEQAIJ operator */
-static void SPCGCSRMultHost(PetscInt n, const PetscInt ia[], const PetscInt ja[], const PetscJaggedScalarSingle a[], const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+/* y[rows[r]] (+)= (A x)[r] for one block of the CSR copy: host twin of the device CSR kernel (spcgcsr.cu) */
+static void SPCGCSRMultHost(const PCSPCGCSR *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
-  for (PetscInt i = 0; i < n; i++) {
+  for (PetscInt r = 0; r < c->nrows; r++) {
+    const PetscInt          row = c->rows ? c->rows[r] : r;
     PetscJaggedScalarSingle sum = 0;
 
-    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += a[k] * x[ja[k]];
-    y[i] = sum;
+    for (PetscInt k = c->i[r]; k < c->i[r + 1]; k++) sum += c->a[k] * x[c->j[k]];
+    y[row] = add ? y[row] + sum : sum;
   }
 }
 
-/* y = A x in single precision with the operator's copy (host loop) */
+/* y = A x in single precision with the operator's copy (host loop); on several processes the ghosts cross during the diagonal block's product */
 static PetscErrorCode SPCGMultSingle(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
 {
-  PC_SPCG *s = (PC_SPCG *)pc->data;
+  PC_SPCG     *s    = (PC_SPCG *)pc->data;
+  MPI_Datatype unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
 
   PetscFunctionBegin;
-  if (s->csra) {
-    SPCGCSRMultHost(s->n, s->csri, s->csrj, s->csra, x, y);
-    PetscCall(PetscLogFlops(2.0 * s->csrnnz));
-  } else PetscCall(MatJaggedMultSingle(s->A, x, y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The single-precision values of a MATSEQAIJ operator's host CSR (its indices are used as they are) */
-static PetscErrorCode PCSPCGCSRCreateHost(PC pc, Mat P)
-{
-  PC_SPCG     *s = (PC_SPCG *)pc->data;
-  PetscScalar *a;
-  PetscMemType mtype;
-
-  PetscFunctionBegin;
-  PetscCall(MatSeqAIJGetCSRAndMemType(P, &s->csri, &s->csrj, &a, &mtype));
-  PetscCall(MatGetLocalSize(P, &s->n, NULL));
-  s->csrnnz = s->csri[s->n];
-  PetscCall(PetscMalloc1(PetscMax(s->csrnnz, 1), &s->csra));
-  for (PetscInt k = 0; k < s->csrnnz; k++) s->csra[k] = (PetscJaggedScalarSingle)a[k];
-  s->csrdevice = PETSC_FALSE;
+  if (!s->hascsr) {
+    PetscCall(MatJaggedMultSingle(s->A, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (s->sf) PetscCall(PetscSFBcastBegin(s->sf, unit, x, s->ghosts, MPI_REPLACE));
+  SPCGCSRMultHost(&s->csr[0], x, PETSC_FALSE, y);
+  if (s->sf) {
+    PetscCall(PetscSFBcastEnd(s->sf, unit, x, s->ghosts, MPI_REPLACE));
+    SPCGCSRMultHost(&s->csr[1], s->ghosts, PETSC_TRUE, y);
+  }
+  PetscCall(PetscLogFlops(2.0 * (s->csr[0].nnz + s->csr[1].nnz)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -172,11 +164,7 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   if (s->own) PetscCall(MatDestroy(&s->A));
   s->A   = NULL;
   s->own = PETSC_FALSE;
-  if (s->csrdevice) PetscCall(PCSPCGCSRDestroyDevice(pc));
-  else PetscCall(PetscFree(s->csra));
-  s->csri = s->csrj = NULL;
-  s->csra           = NULL;
-  s->csrdevice      = PETSC_FALSE;
+  PetscCall(PCSPCGCSRReset(pc));
   PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
   PetscCall(VecDestroy(&s->wr));
   PetscCall(VecDestroy(&s->wz));
@@ -191,7 +179,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PC_SPCG       *s = (PC_SPCG *)pc->data;
   Mat            P = pc->pmat;
   VecType        vtype;
-  PetscBool      hasSingle, gpu, seqaij;
+  PetscBool      hasSingle, gpu, seqaij, mpiaij;
   char          *cuda;
   Vec            dinv = NULL;
   PetscErrorCode (*f)(void);
@@ -204,9 +192,9 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   hasSingle = (PetscBool)(f != NULL);
   PetscCall(PCReset_SPCG(pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATSEQAIJCUSPARSE : MATSEQAIJ, &seqaij)); /* exactly: not a derived type */
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATMPIAIJCUSPARSE : MATMPIAIJ, &mpiaij));
   if (hasSingle) s->A = P;
-  else if (seqaij && gpu) PetscCall(PCSPCGCSRCreateDevice(pc, P));
-  else if (seqaij) PetscCall(PCSPCGCSRCreateHost(pc, P));
+  else if (seqaij || mpiaij) PetscCall(PCSPCGCSRSetUp(pc, P, mpiaij, gpu));
   else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->A));
     s->own = PETSC_TRUE;
@@ -436,22 +424,22 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->A || s->csra ? (s->diag ? ", Jacobi" : "") : (s->jacobi ? ", Jacobi" : "")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->A || s->hascsr ? (s->diag ? ", Jacobi" : "") : (s->jacobi ? ", Jacobi" : "")));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (s->rtol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or to a relative residual of %g", (double)s->rtol));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  if (!s->A && !s->csra) where = "not set up yet";
+  if (!s->A && !s->hascsr) where = "not set up yet";
   else if (s->dev) where = size == 1 && s->graph && !s->other ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU, sums reduced through the host");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->csra ? "its CSR values in single precision, with its own indices" : (s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->hascsr ? (s->sf ? "the CSR values of its diagonal and off-diagonal blocks in single precision, ghosts exchanged in single precision" : "its CSR values in single precision, with its own indices") : (s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet")));
   if (s->inner) {
     PCType type;
 
     PetscCall(PCGetType(s->inner, &type));
-    if (!s->A && !s->csra) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
+    if (!s->A && !s->hascsr) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
     else if (s->other) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, applied in double precision to the single-precision inner residual (converted both ways)\n", type));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, run in single precision inside the inner loop\n", type));
   }

@@ -1,9 +1,13 @@
 /*
-   PCSPCG's single-precision copy of a sequential AIJCUSPARSE operator on the GPU: the CSR values
-   rounded to single precision, with the matrix's own device row offsets and columns, and the
+   PCSPCG's single-precision copy of an AIJ operator (MATSEQAIJ(CUSPARSE), or the diagonal and
+   off-diagonal blocks of MATMPIAIJ(CUSPARSE)): the CSR values rounded to single precision and the
    product by a CSR kernel with a group of lanes per row (a power of two near half the mean row length).
-   Made in one kernel from the device CSR, so the set-up costs one pass over the values. The host
-   twin is SPCGCSRMultHost() in spcg.c (the product of a MATSEQAIJ operator with host vectors).
+   A block without empty rows on the GPU keeps the matrix's own device row offsets and columns and is
+   rounded in one kernel from the device values, so the set-up costs one pass over the values; a block
+   with empty rows (the off-diagonal block: only the boundary rows have entries) stores its nonempty
+   rows, made on the host. On several processes the ghost values of x cross in single precision through
+   the matrix's own halo exchange, overlapped with the diagonal block's product. The host twin is
+   SPCGMultSingle() in spcg.c.
 */
 #include "spcgimpl.h"
 #include <petscdevice_cuda.h>
@@ -28,88 +32,213 @@ __global__ void RoundKernel(PetscInt nnz, const D *a, S *as)
   }
 }
 
-/* y = A x, VS lanes a row; every lane takes part in the shuffles */
+/* y[rows[r]] (+)= (A x)[r], VS lanes a stored row; every lane takes part in the shuffles */
 template <int VS>
-__global__ void CSRMultKernel(int n, const int *ia, const int *ja, const S *a, const S *x, S *y)
+__global__ void CSRMultKernel(int n, const int *ia, const int *ja, const int *rows, const S *a, const S *x, bool add, S *y)
 {
-  const int row = (int)((blockIdx.x * (long long)blockDim.x + threadIdx.x) / VS), lane = threadIdx.x % VS;
+  const int r = (int)((blockIdx.x * (long long)blockDim.x + threadIdx.x) / VS), lane = threadIdx.x % VS;
   S         sum = S(0);
 
-  if (row < n) {
-    const int end = jagged::gpu::LoadRO(ia + row + 1);
-    for (int k = jagged::gpu::LoadRO(ia + row) + lane; k < end; k += VS) sum = jagged::gpu::MulAdd(jagged::gpu::LoadStream(a + k), jagged::gpu::LoadRO(x + jagged::gpu::LoadStream(ja + k)), sum);
+  if (r < n) {
+    const int end = jagged::gpu::LoadRO(ia + r + 1);
+    for (int k = jagged::gpu::LoadRO(ia + r) + lane; k < end; k += VS) sum = jagged::gpu::MulAdd(jagged::gpu::LoadStream(a + k), jagged::gpu::LoadRO(x + jagged::gpu::LoadStream(ja + k)), sum);
   }
   for (int delta = VS / 2; delta > 0; delta /= 2) sum += jagged::gpu::ShuffleDown(sum, delta);
-  if (row < n && lane == 0) y[row] = sum;
+  if (r < n && lane == 0) {
+    const int row = rows ? rows[r] : r;
+    y[row]        = add ? y[row] + sum : sum;
+  }
 }
 
 template <int VS>
-void LaunchMult(int n, const int *ia, const int *ja, const S *a, const S *x, S *y, cudaStream_t stream)
+void LaunchMult(const PCSPCGCSR &c, const S *x, bool add, S *y, cudaStream_t stream)
 {
-  const long long threads = (long long)n * VS;
+  const long long threads = (long long)c.nrows * VS;
 
-  CSRMultKernel<VS><<<(unsigned)PetscMax((threads + kThreads - 1) / kThreads, 1), kThreads, 0, stream>>>(n, ia, ja, a, x, y);
+  CSRMultKernel<VS><<<(unsigned)PetscMax((threads + kThreads - 1) / kThreads, 1), kThreads, 0, stream>>>((int)c.nrows, c.i, c.j, c.rows, reinterpret_cast<const S *>(c.a), x, add, y);
+}
+
+/* y (+)= A x for one block: lanes a row about half the mean row length (measured on an H100, 7-point rows: 2 and 4 lanes 12% faster than 8, 1 lane slower) */
+PetscErrorCode CSRMult(const PCSPCGCSR &c, const S *x, bool add, S *y, cudaStream_t stream)
+{
+  const PetscInt mean = c.nrows ? c.nnz / c.nrows : 0;
+
+  PetscFunctionBegin;
+  if (!c.nrows) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mean <= 4) LaunchMult<2>(c, x, add, y, stream);
+  else if (mean <= 8) LaunchMult<4>(c, x, add, y, stream);
+  else if (mean <= 16) LaunchMult<8>(c, x, add, y, stream);
+  else if (mean <= 32) LaunchMult<16>(c, x, add, y, stream);
+  else LaunchMult<32>(c, x, add, y, stream);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nonempty rows of B's host CSR, values in single precision, on the host or copied to the device */
+PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGCSR *c)
+{
+  const PetscScalar       *aa;
+  PetscInt                *i, *j, *rows, n = 0;
+  PetscJaggedScalarSingle *a;
+
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < m; r++) n += ai[r + 1] > ai[r];
+  c->nrows = n;
+  PetscCall(PetscMalloc4(n + 1, &i, PetscMax(c->nnz, 1), &j, PetscMax(n, 1), &rows, PetscMax(c->nnz, 1), &a));
+  PetscCall(MatSeqAIJGetArrayRead(B, &aa));
+  i[0] = 0;
+  for (PetscInt r = 0, s = 0; r < m; r++) {
+    if (ai[r + 1] == ai[r]) continue;
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      j[i[s] + k - ai[r]] = aj[k];
+      a[i[s] + k - ai[r]] = (PetscJaggedScalarSingle)aa[k];
+    }
+    rows[s]  = r;
+    i[s + 1] = i[s] + ai[r + 1] - ai[r];
+    s++;
+  }
+  PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
+  if (!device) {
+    c->i = i, c->j = j, c->rows = rows, c->a = a;
+    c->store = i; /* i, j, rows, a: one PetscMalloc4() */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  { /* one device allocation: i, j, rows, then the values */
+    const size_t ni = (n + 1 + PetscMax(c->nnz, 1) + PetscMax(n, 1) + 1) / 2 * 2; /* the values 8-byte aligned */
+    PetscInt    *d;
+
+    PetscCallCUDA(cudaMalloc((void **)&d, sizeof(PetscInt) * ni + sizeof(PetscJaggedScalarSingle) * PetscMax(c->nnz, 1)));
+    PetscCallCUDA(cudaMemcpy(d, i, sizeof(PetscInt) * (n + 1), cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMemcpy(d + n + 1, j, sizeof(PetscInt) * c->nnz, cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMemcpy(d + n + 1 + PetscMax(c->nnz, 1), rows, sizeof(PetscInt) * n, cudaMemcpyHostToDevice));
+    c->i     = d;
+    c->j     = d + n + 1;
+    c->rows  = d + n + 1 + PetscMax(c->nnz, 1);
+    c->a     = reinterpret_cast<PetscJaggedScalarSingle *>(d + ni);
+    c->store = d;
+    PetscCallCUDA(cudaMemcpy(c->a, a, sizeof(PetscJaggedScalarSingle) * c->nnz, cudaMemcpyHostToDevice));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscInt) * ni + sizeof(PetscJaggedScalarSingle) * c->nnz));
+  }
+  PetscCall(PetscFree4(i, j, rows, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 } // namespace
 
-/* The single-precision values of the device CSR of P (a MATSEQAIJCUSPARSE), and its device indices */
-PetscErrorCode PCSPCGCSRCreateDevice(PC pc, Mat P)
+/*
+  The single-precision CSR of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
+  the host: B's own indices and the values rounded where B has no empty row, else its nonempty rows
+*/
+static PetscErrorCode PCSPCGCSRCreate(Mat B, PetscBool device, PCSPCGCSR *c)
 {
-  PC_SPCG           *s = (PC_SPCG *)pc->data;
-  const PetscInt    *i, *j;
-  PetscScalar       *a;
-  PetscMemType       mtype;
-  cudaStream_t       stream;
+  const PetscInt *ai, *aj;
+  PetscInt        m, empty = 0;
+  PetscBool       done;
 
   PetscFunctionBegin;
-  PetscCall(MatSeqAIJGetCSRAndMemType(P, &i, &j, &a, &mtype));
-  PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the device CSR of a MATSEQAIJCUSPARSE");
-  PetscCall(MatGetLocalSize(P, &s->n, NULL));
-  s->csri = i;
-  s->csrj = j;
-  {
-    MatInfo info;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->device = device;
+  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
+  c->nnz = ai[m];
+  for (PetscInt r = 0; r < m; r++) empty += ai[r + 1] == ai[r];
+  if (empty) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
+  else if (device) { /* device indices as they are (without empty rows AIJCUSPARSE does not compress them) */
+    const PetscInt *di, *dj;
+    PetscScalar    *da;
+    PetscMemType    mtype;
+    cudaStream_t    stream;
 
-    PetscCall(MatGetInfo(P, MAT_LOCAL, &info));
-    s->csrnnz = (PetscInt)info.nz_used;
+    PetscCall(MatSeqAIJGetCSRAndMemType(B, &di, &dj, &da, &mtype));
+    PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the device CSR of a MATSEQAIJCUSPARSE");
+    c->nrows = m;
+    c->i     = di;
+    c->j     = dj;
+    PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(c->nnz, 1)));
+    c->store = NULL;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    RoundKernel<<<(unsigned)PetscMin(PetscMax((c->nnz + kThreads - 1) / kThreads, 1), 65535), kThreads, 0, stream>>>(c->nnz, reinterpret_cast<const D *>(da), reinterpret_cast<S *>(c->a));
+    PetscCallCUDA(cudaGetLastError());
+  } else { /* host indices as they are */
+    const PetscScalar *aa;
+
+    c->nrows = m;
+    c->i     = ai;
+    c->j     = aj;
+    PetscCall(PetscMalloc1(PetscMax(c->nnz, 1), &c->a));
+    PetscCall(MatSeqAIJGetArrayRead(B, &aa));
+    for (PetscInt k = 0; k < c->nnz; k++) c->a[k] = (PetscJaggedScalarSingle)aa[k];
+    PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   }
-  PetscCallCUDA(cudaMalloc((void **)&s->csra, sizeof(S) * PetscMax(s->csrnnz, 1)));
-  PetscCall(PetscGetCurrentCUDAStream(&stream));
-  RoundKernel<<<(unsigned)PetscMin(PetscMax((s->csrnnz + kThreads - 1) / kThreads, 1), 65535), kThreads, 0, stream>>>(s->csrnnz, reinterpret_cast<const D *>(a), reinterpret_cast<S *>(s->csra));
-  PetscCallCUDA(cudaGetLastError());
-  s->csrdevice = PETSC_TRUE;
+  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSPCGCSRDestroyDevice(PC pc)
+static PetscErrorCode PCSPCGCSRDestroy(PCSPCGCSR *c)
+{
+  PetscFunctionBegin;
+  if (c->device) {
+    if (c->store) PetscCallCUDA(cudaFree(c->store)); /* the values too */
+    else if (c->a) PetscCallCUDA(cudaFree(c->a));
+  } else if (c->store) PetscCall(PetscFree4(c->store, c->j, c->rows, c->a));
+  else PetscCall(PetscFree(c->a));
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The single-precision CSR copy of an AIJ operator: of P itself, or of the diagonal and off-diagonal
+  blocks of an MPI P with the ghost buffer its halo exchange fills
+*/
+PetscErrorCode PCSPCGCSRSetUp(PC pc, Mat P, PetscBool mpi, PetscBool gpu)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+  Mat      Ad = P, Ao = NULL;
+
+  PetscFunctionBegin;
+  if (mpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(P, &Ad, &Ao, NULL));
+    PetscCall(MatGetMultPetscSF(P, &s->sf));
+    PetscCall(PetscObjectReference((PetscObject)s->sf));
+    PetscCall(MatGetLocalSize(Ao, NULL, &s->nghosts));
+    if (gpu) PetscCallCUDA(cudaMalloc((void **)&s->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(s->nghosts, 1)));
+    else PetscCall(PetscMalloc1(PetscMax(s->nghosts, 1), &s->ghosts));
+    PetscCall(PCSPCGCSRCreate(Ao, gpu, &s->csr[1]));
+  }
+  PetscCall(PCSPCGCSRCreate(Ad, gpu, &s->csr[0]));
+  s->hascsr = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSPCGCSRReset(PC pc)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
-  if (s->csra) PetscCallCUDA(cudaFree(s->csra));
-  s->csra = NULL;
+  if (s->csr[0].device) PetscCallCUDA(cudaFree(s->ghosts));
+  else PetscCall(PetscFree(s->ghosts));
+  for (PetscInt b = 0; b < 2; b++) PetscCall(PCSPCGCSRDestroy(&s->csr[b]));
+  s->ghosts  = NULL;
+  s->nghosts = 0;
+  s->hascsr  = PETSC_FALSE;
+  PetscCall(PetscSFDestroy(&s->sf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], cudaStream_t);
 
-/* y = A x in single precision on stream (capturable into a CUDA graph) */
+/* y = A x in single precision on stream (one process: capturable into a CUDA graph); several: the ghosts cross during the diagonal block's product */
 PetscErrorCode PCSPCGCSRMultDevice(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], cudaStream_t stream)
 {
-  PC_SPCG  *s    = (PC_SPCG *)pc->data;
-  const int n    = (int)s->n;
-  const int mean = s->n ? (int)(s->csrnnz / s->n) : 0;
-  const S  *xs = reinterpret_cast<const S *>(x), *as = reinterpret_cast<const S *>(s->csra);
-  S        *ys = reinterpret_cast<S *>(y);
+  PC_SPCG     *s    = (PC_SPCG *)pc->data;
+  MPI_Datatype unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
 
   PetscFunctionBegin;
-  /* lanes a row: about half the mean row length (measured on an H100, 7-point rows: 2 and 4 lanes 12% faster than 8, 1 lane slower) */
-  if (mean <= 4) LaunchMult<2>(n, s->csri, s->csrj, as, xs, ys, stream);
-  else if (mean <= 8) LaunchMult<4>(n, s->csri, s->csrj, as, xs, ys, stream);
-  else if (mean <= 16) LaunchMult<8>(n, s->csri, s->csrj, as, xs, ys, stream);
-  else if (mean <= 32) LaunchMult<16>(n, s->csri, s->csrj, as, xs, ys, stream);
-  else LaunchMult<32>(n, s->csri, s->csrj, as, xs, ys, stream);
-  PetscCallCUDA(cudaGetLastError());
+  if (s->sf) PetscCall(PetscSFBcastWithMemTypeBegin(s->sf, unit, PETSC_MEMTYPE_DEVICE, x, PETSC_MEMTYPE_DEVICE, s->ghosts, MPI_REPLACE));
+  PetscCall(CSRMult(s->csr[0], reinterpret_cast<const S *>(x), false, reinterpret_cast<S *>(y), stream));
+  if (s->sf) {
+    PetscCall(PetscSFBcastEnd(s->sf, unit, x, s->ghosts, MPI_REPLACE));
+    PetscCall(CSRMult(s->csr[1], reinterpret_cast<const S *>(s->ghosts), true, reinterpret_cast<S *>(y), stream));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

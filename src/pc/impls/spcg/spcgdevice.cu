@@ -337,7 +337,7 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
     PetscCallCUDA(cudaGetLastError());
   }
   for (PetscInt k = 0; k < s->max_it; k++) {
-    if (s->csra) PetscCall(PCSPCGCSRMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
+    if (s->hascsr) PetscCall(PCSPCGCSRMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
     else if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
     else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
     DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
@@ -495,7 +495,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(zv, &za));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops((d->graph || s->csra ? d->flops_mult + d->flops_vec : d->flops_vec) * s->max_it)); /* MatJaggedMultSingle() logs its own */
+  PetscCall(PetscLogGpuFlops((d->graph || s->hascsr ? d->flops_mult + d->flops_vec : d->flops_vec) * s->max_it)); /* MatJaggedMultSingle() logs its own */
   s->napply++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

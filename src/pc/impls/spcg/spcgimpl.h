@@ -6,11 +6,22 @@
 
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
+#include <petscsf.h>
 
 typedef struct _n_PCSPCGDevice *PCSPCGDevice;
 
 /* continuation stops when |beta r'p_last| exceeds this fraction of r'z (see PCApply_SPCG()) */
 #define PCSPCG_CONT_DRIFT 1e-4 /* the device inner loop's state (spcgdevice.cu) */
+
+/* A block of the operator in single precision, CSR (spcgcsr.cu) */
+typedef struct {
+  PetscInt                 nrows, nnz; /* rows stored (with rows: the nonempty ones), entries */
+  const PetscInt          *i, *j;      /* row offsets and columns: the matrix's own, or copies in store */
+  const PetscInt          *rows;       /* the matrix row of each stored row, or NULL: all rows in order */
+  PetscJaggedScalarSingle *a;
+  void                    *store;      /* the copies of i, j, rows made here, or NULL */
+  PetscBool                device;     /* the arrays are in device memory */
+} PCSPCGCSR;
 
 typedef struct {
   PetscInt                 max_it; /* inner iterations */
@@ -24,10 +35,11 @@ typedef struct {
   PetscBool                graph;  /* device loop on one process: replay it as a CUDA graph */
   Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
-  const PetscInt          *csri, *csrj; /* or a sequential AIJ Pmat's own CSR indices (host or device) ... */
-  PetscJaggedScalarSingle *csra;        /* ... with its values in single precision (host or device) */
-  PetscInt                 csrnnz;
-  PetscBool                csrdevice;
+  PetscBool                hascsr;  /* or an AIJ Pmat's CSR in single precision: csr[0] (sequential, or the diagonal block) ... */
+  PCSPCGCSR                csr[2];  /* ... and csr[1], the off-diagonal block (MPI), with the ghost values of x */
+  PetscJaggedScalarSingle *ghosts;  /* in the memory of the loop */
+  PetscInt                 nghosts;
+  PetscSF                  sf;      /* Pmat's halo exchange (MatGetMultPetscSF()) */
   PetscInt                 n;
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */
@@ -46,8 +58,8 @@ PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
 PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
 PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceForgetDirection(PC);
-PETSC_INTERN PetscErrorCode PCSPCGCSRCreateDevice(PC, Mat);
-PETSC_INTERN PetscErrorCode PCSPCGCSRDestroyDevice(PC);
+PETSC_INTERN PetscErrorCode PCSPCGCSRSetUp(PC, Mat, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode PCSPCGCSRReset(PC);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *);

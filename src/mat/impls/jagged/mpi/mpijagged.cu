@@ -172,10 +172,12 @@ static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScal
     else PetscCallCUDA(cudaMalloc((void **)&j->ghosts_single, sizeof(PetscJaggedScalarSingle) * PetscMax(j->nghosts, 1)));
   }
   PetscCall(MatGetMultPetscSF(A, &sf));
+  PetscCall(PetscLogEventBegin(MAT_JAGGED_MultSingle, A, 0, 0, 0)); /* the halo exchange included */
   PetscCall(PetscSFBcastWithMemTypeBegin(sf, unit, mtype, x, mtype, j->ghosts_single, MPI_REPLACE));
   PetscCall(MatSeqJaggedMultSingle(d, x, NULL, y));
   PetscCall(PetscSFBcastEnd(sf, unit, x, j->ghosts_single, MPI_REPLACE));
   PetscCall(MatSeqJaggedMultSingle(o, j->ghosts_single, y, y));
+  PetscCall(PetscLogEventEnd(MAT_JAGGED_MultSingle, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
