@@ -6,6 +6,7 @@ duplication and binding to the CPU.\n\
   -gpu              GPU kernels and VECCUDA vectors (else give -mat_jagged_host)\n\n";
 
 #include <petscjagged.h>
+#include <petscsf.h>
 #include <petscdevice_cuda.h>
 #include "checkvec.h"
 
