@@ -534,7 +534,12 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "depth-%" PetscInt_FMT " ghost rows: surface-to-volume %.4g, extra flops %.4g (maxima over processes; auto ghosts up to %g)\n", mpk->s, (double)mpk->s2v, (double)mpk->extra, (double)mpk->max_extra_flops));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "surface-to-volume and extra flops not available for matrix type %s\n", ((PetscObject)mpk->A)->type_name));
   if (mpk->type == MAT_POWERS_GHOSTED) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows through the blocks of A, %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in a %s; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows - mpk->nown, mpk->s - 1, mpk->R ? ((PetscObject)mpk->R)->type_name : "(none)", mpk->ncols, mpk->s, mpk->nnzext, mpk->nnzown));
+    Mat         Ad;
+    const char *blocktype;
+
+    PetscCall(MatGetDiagonalBlock(mpk->A, &Ad));
+    blocktype = ((PetscObject)Ad)->type_name;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows through the blocks of A (%s), %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in a %s; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, blocktype, mpk->nrows - mpk->nown, mpk->s - 1, mpk->R ? ((PetscObject)mpk->R)->type_name : "(none)", mpk->ncols, mpk->s, mpk->nnzext, mpk->nnzown));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products\n", mpk->nexchanges, mpk->nproducts));
   PetscCall(PetscViewerASCIIPopTab(viewer));

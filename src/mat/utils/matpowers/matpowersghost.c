@@ -182,6 +182,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   PetscHMapI          ext;
   MatPowersRemoteRows rr = {0};
   Vec                 x, zext;
+  IS                  isto;
   MatInfo             info;
 
   PetscFunctionBegin;
@@ -248,11 +249,14 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
     PetscCall(PetscSFSetGraph(mpk->sfvals[b], b ? nb : na, rr.nleaf[b], rr.ilocal[b], PETSC_OWN_POINTER, rr.remote[b], PETSC_OWN_POINTER));
   }
 
-  /* the one scatter: global vector -> extended columns */
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder, order, PETSC_OWN_POINTER, &mpk->isext));
+  /* the one scatter: global vector -> the ghost part of the extended vector (the own part is a copy) */
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder - mpk->nown, order + mpk->nown, PETSC_COPY_VALUES, &mpk->isext));
+  PetscCall(PetscFree(order));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, mpk->ncols - mpk->nown, mpk->nown, 1, &isto));
   PetscCall(MatCreateVecs(A, &x, NULL));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, mpk->ncols, &zext));
-  PetscCall(VecScatterCreate(x, mpk->isext, zext, NULL, &mpk->scatter));
+  PetscCall(VecScatterCreate(x, mpk->isext, zext, isto, &mpk->scatter));
+  PetscCall(ISDestroy(&isto));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&zext));
 
@@ -320,6 +324,48 @@ PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The first nown entries of Z into V (the own rows of an extended vector and a global one, either way), on the device when both are there */
+static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, Vec V)
+{
+  const PetscScalar *z;
+  PetscScalar       *v;
+  PetscMemType       zm, vm;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayReadAndMemType(Z, &z, &zm));
+  PetscCall(VecGetArrayWriteAndMemType(V, &v, &vm));
+  if (PetscMemTypeDevice(zm) && PetscMemTypeDevice(vm)) {
+    cudaStream_t stream; /* PetscDeviceArrayCopy() would want the arrays registered with PETSc's memory tracker */
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    if (nown) PetscCallCUDA(cudaMemcpyAsync(v, z, sizeof(PetscScalar) * nown, cudaMemcpyDeviceToDevice, stream));
+  } else if (PetscMemTypeHost(zm) && PetscMemTypeHost(vm)) {
+    PetscCall(PetscArraycpy(v, z, nown));
+  } else { /* mixed: through host arrays */
+    PetscCall(VecRestoreArrayWriteAndMemType(V, &v));
+    PetscCall(VecRestoreArrayReadAndMemType(Z, &z));
+    PetscCall(VecGetArrayRead(Z, &z));
+    PetscCall(VecGetArrayWrite(V, &v));
+    PetscCall(PetscArraycpy(v, z, nown));
+    PetscCall(VecRestoreArrayWrite(V, &v));
+    PetscCall(VecRestoreArrayRead(Z, &z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecRestoreArrayWriteAndMemType(V, &v));
+  PetscCall(VecRestoreArrayReadAndMemType(Z, &z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A global vector V to an extended vector Z: the own rows copied, the ghost rows scattered */
+static PetscErrorCode MatPowersExtend(MatPowers mpk, Vec V, Vec Z)
+{
+  PetscFunctionBegin;
+  PetscCall(MatPowersCopyOwn(mpk->nown, V, Z));
+  PetscCall(VecScatterBegin(mpk->scatter, V, Z, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(mpk->scatter, V, Z, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The values of the remote rows from their owners, into R; the Jacobi scaling on the extended columns */
 PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
 {
@@ -353,8 +399,7 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
     PetscCall(VecSet(ones, 1.0));
     PetscCall(PCApply(mpk->pc, ones, mpk->dinv));
     PetscCall(VecDestroy(&ones));
-    PetscCall(VecScatterBegin(mpk->scatter, mpk->dinv, mpk->dinvext, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(mpk->scatter, mpk->dinv, mpk->dinvext, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(MatPowersExtend(mpk, mpk->dinv, mpk->dinvext));
   }
   PetscCall(PetscLogEventEnd(MAT_POWERS_SetUp, mpk, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -425,44 +470,11 @@ static PetscErrorCode MatPowersExtendedMult(MatPowers mpk, Vec X, Vec Y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The own rows (the first nown entries) of an extended vector into V, on the device when both are there */
-static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, Vec V)
-{
-  const PetscScalar *z;
-  PetscScalar       *v;
-  PetscMemType       zm, vm;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(Z, &z, &zm));
-  PetscCall(VecGetArrayWriteAndMemType(V, &v, &vm));
-  if (PetscMemTypeDevice(zm) && PetscMemTypeDevice(vm)) {
-    cudaStream_t stream; /* PetscDeviceArrayCopy() would want the arrays registered with PETSc's memory tracker */
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (nown) PetscCallCUDA(cudaMemcpyAsync(v, z, sizeof(PetscScalar) * nown, cudaMemcpyDeviceToDevice, stream));
-  } else if (PetscMemTypeHost(zm) && PetscMemTypeHost(vm)) {
-    PetscCall(PetscArraycpy(v, z, nown));
-  } else { /* mixed: through host arrays */
-    PetscCall(VecRestoreArrayWriteAndMemType(V, &v));
-    PetscCall(VecRestoreArrayReadAndMemType(Z, &z));
-    PetscCall(VecGetArrayRead(Z, &z));
-    PetscCall(VecGetArrayWrite(V, &v));
-    PetscCall(PetscArraycpy(v, z, nown));
-    PetscCall(VecRestoreArrayWrite(V, &v));
-    PetscCall(VecRestoreArrayRead(Z, &z));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(VecRestoreArrayWriteAndMemType(V, &v));
-  PetscCall(VecRestoreArrayReadAndMemType(Z, &z));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* One scatter of V[0] to the extended columns, then k local products (Jacobi: on the scaled input) */
 PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
   PetscFunctionBegin;
-  PetscCall(VecScatterBegin(mpk->scatter, V[0], mpk->Z[0], INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(mpk->scatter, V[0], mpk->Z[0], INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(MatPowersExtend(mpk, V[0], mpk->Z[0]));
   for (PetscInt j = 0; j < k; j++) {
     Vec Zc = mpk->Z[j % 3], Zn = mpk->Z[(j + 1) % 3], Zp = mpk->Z[(j + 2) % 3];
 
