@@ -1,16 +1,21 @@
 /*
    GPU test of the jagged kernels (needs a CUDA device): on the matrices and formats of the host
    test, every kernel against the CSR reference (products, transposes, both MultAdd forms), the
-   values refresh and scaling against the host twins, the diagonal exactly. Exits non-zero on failure.
+   values refresh and scaling against the host twins, the diagonal exactly. The format built on
+   the GPU (BuildDeviceFormat()) against BuildFormat() + DeviceFormatCreate(), every array and
+   scalar exactly, on those matrices and on random ones up to 100000 rows, and its products against
+   the CSR reference and the host twins. Exits non-zero on failure.
 
-     nvcc -std=c++17 -arch=sm_90 -O2 test_jaggedkernels.cu jaggedkernels.cu jaggedformat.cpp jaggedhost.cpp -o test_jaggedkernels
+     nvcc -std=c++17 -arch=sm_90 -O2 test_jaggedkernels.cu jaggedkernels.cu jaggedbuild.cu jaggedformat.cpp jaggedhost.cpp -o test_jaggedkernels
 */
+#include "jaggedbuild.cuh"
 #include "jaggedhost.hpp"
 #include "jaggedkernels.cuh"
 #include "test_jaggedutil.hpp"
 
 #include <cstdlib>
 #include <limits>
+#include <unordered_set>
 #include <cuda_runtime.h>
 
 int jagged::test::failures = 0;
@@ -115,6 +120,90 @@ void CheckValueOps(const CSR &a, const Format &f, const gpu::DeviceFormat &d, st
   JAGGED_CHECK(diff <= 4 * std::numeric_limits<typename Real<MatT>::type>::epsilon(), "%s: scaled values differ by %g", what.c_str(), diff);
 }
 
+/* Products of the GPU-built format d against the host twins on the host-built f, measured like errors against CSR */
+template <typename MatT, typename VecT>
+void CheckHostTwins(const CSR &a, const Format &f, const gpu::DeviceFormat &d, std::mt19937 &rng, const std::string &what)
+{
+  const std::vector<MatT> csr = Convert<MatT>(MasterValues<typename Master<MatT>::type>(a, rng));
+  const std::vector<VecT> x = RandomVector<VecT>(a.ncols, rng), xt = RandomVector<VecT>(a.nrows, rng);
+  std::vector<MatT>       vals(f.nslots);
+  std::vector<VecT>       y(a.nrows), yt(a.ncols);
+  DeviceVector<MatT>      dcsr(csr), dvals(vals);
+  DeviceVector<VecT>      dx(x), dxt(xt), dy(y), dyt(yt);
+
+  FillValues(f, csr.data(), vals.data());
+  host::Mult(f, vals.data(), x.data(), y.data());
+  host::MultTranspose(f, vals.data(), xt.data(), yt.data());
+  CudaCheck(gpu::RefreshValues(d, dcsr.get(), dvals.get(), 0), "RefreshValues");
+  CudaCheck(gpu::Mult(d, dvals.get(), dx.get(), dy.get(), 0), "Mult");
+  CudaCheck(gpu::MultTranspose(d, dvals.get(), dxt.get(), dyt.get(), 0), "MultTranspose");
+  Reference<VecT> ref = CSRMult(a, csr, x, {}, false), reft = CSRMult(a, csr, xt, {}, true);
+  std::copy(y.begin(), y.end(), ref.value.begin());
+  std::copy(yt.begin(), yt.end(), reft.value.begin());
+  const double err = RelativeError(dy.download(), ref), errt = RelativeError(dyt.download(), reft);
+  JAGGED_CHECK(err <= Tolerance<VecT>() && errt <= Tolerance<VecT>(), "%s: products differ from the host twins by %g, transpose %g", what.c_str(), err, errt);
+}
+
+/* The index arrays of d, of the sizes the format f gives, in storage order */
+std::vector<std::vector<int>> DownloadArrays(const Format &f, const gpu::DeviceFormat &d)
+{
+  const int   *array[gpu::kDeviceFormatArrays] = {d.perm, d.rowlen, d.diagstart, d.colidx, d.long_rows, d.long_rowptr, d.long_colidx, d.long_chunkptr, d.valmap};
+  const size_t size[gpu::kDeviceFormatArrays]  = {static_cast<size_t>(f.nsorted), static_cast<size_t>(f.nsorted), f.ndiag + 1ULL, static_cast<size_t>(f.nstored), static_cast<size_t>(f.nlong), f.nlong + 1ULL, static_cast<size_t>(f.long_nnz), f.nlong_block + 1ULL, static_cast<size_t>(f.nslots)};
+  std::vector<std::vector<int>> host(gpu::kDeviceFormatArrays);
+
+  CudaCheck(cudaDeviceSynchronize(), "build");
+  for (int k = 0; k < gpu::kDeviceFormatArrays; ++k) {
+    host[k].resize(size[k]);
+    if (size[k]) CudaCheck(cudaMemcpy(host[k].data(), array[k], size[k] * sizeof(int), cudaMemcpyDeviceToHost), "download");
+  }
+  return host;
+}
+
+/* The summary s and device format built has the scalars and arrays of the host-built f and its upload ref */
+void CompareBuilds(const Format &f, const gpu::DeviceFormat &ref, const Format &s, const gpu::DeviceFormat &built, const std::string &what)
+{
+  const char *names[gpu::kDeviceFormatArrays] = {"perm", "rowlen", "diagstart", "colidx", "long_rows", "long_rowptr", "long_colidx", "long_chunkptr", "valmap"};
+  const int   fs[] = {static_cast<int>(f.kind), f.block_rows, f.nrows, f.ncols, f.nnz, f.maxrowlen, f.nsorted, f.ndiag, f.nstored, f.long_threshold, f.nlong, f.nlong_block, f.long_nnz, f.nslots};
+  const int   ss[] = {static_cast<int>(s.kind), s.block_rows, s.nrows, s.ncols, s.nnz, s.maxrowlen, s.nsorted, s.ndiag, s.nstored, s.long_threshold, s.nlong, s.nlong_block, s.long_nnz, s.nslots};
+  const int   ds[] = {ref.nrows, ref.ncols, ref.nsorted, ref.ndiag, ref.nstored, ref.nlong, ref.nlong_block, ref.nchunks, ref.nslots};
+  const int   bs[] = {built.nrows, built.ncols, built.nsorted, built.ndiag, built.nstored, built.nlong, built.nlong_block, built.nchunks, built.nslots};
+
+  for (size_t k = 0; k < sizeof(fs) / sizeof(fs[0]); ++k) JAGGED_CHECK(fs[k] == ss[k], "%s: summary scalar %zu is %d, not %d", what.c_str(), k, ss[k], fs[k]);
+  JAGGED_CHECK(s.perm.empty() && s.rowlen.empty() && s.diagstart.empty() && s.colidx.empty() && s.long_rows.empty() && s.long_rowptr.empty() && s.long_colidx.empty() && s.valmap.empty(), "%s: summary has vectors", what.c_str());
+  for (size_t k = 0; k < sizeof(ds) / sizeof(ds[0]); ++k) JAGGED_CHECK(ds[k] == bs[k], "%s: device scalar %zu is %d, not %d", what.c_str(), k, bs[k], ds[k]);
+  JAGGED_CHECK(built.diagstart_host == ref.diagstart_host, "%s: host diagonal starts differ", what.c_str());
+  const std::vector<std::vector<int>> a = DownloadArrays(f, ref), b = DownloadArrays(f, built);
+  for (int k = 0; k < gpu::kDeviceFormatArrays; ++k) JAGGED_CHECK(a[k] == b[k], "%s: %s differs", what.c_str(), names[k]);
+}
+
+/* The format built on the GPU against the host build and its upload, then its kernels */
+void CheckDeviceBuild(const CSR &a, const Options &o, std::mt19937 &rng)
+{
+  const std::string what = a.name + ", " + Describe(o) + ", GPU build";
+  Format            f, s;
+  gpu::DeviceFormat ref, built;
+  DeviceVector<int> drowptr(a.rowptr), dcolidx(a.colidx);
+  cudaError_t       err;
+
+  const Status hs = BuildFormat(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), o, &f);
+  const Status ds = gpu::BuildDeviceFormat(a.nrows, a.ncols, drowptr.get(), dcolidx.get(), o, &s, &built, 0, &err);
+  CudaCheck(err, "BuildDeviceFormat");
+  JAGGED_CHECK(ds == hs, "%s: status %s, host %s", what.c_str(), StatusString(ds), StatusString(hs));
+  if (hs != Status::Success || ds != Status::Success) {
+    CudaCheck(gpu::DeviceFormatDestroy(&built), "DeviceFormatDestroy");
+    return;
+  }
+  CudaCheck(gpu::DeviceFormatCreate(f, &ref, 0), "DeviceFormatCreate");
+  CompareBuilds(f, ref, s, built, what);
+  CheckProducts<double, double>(a, f, built, rng, what + " <double>");
+  CheckProducts<std::complex<float>, std::complex<double>>(a, f, built, rng, what + " <complex float, complex>");
+  CheckValueOps<double>(a, f, built, rng, what + " <double>");
+  CheckHostTwins<double, double>(a, f, built, rng, what + " <double>");
+  CheckHostTwins<std::complex<float>, std::complex<float>>(a, f, built, rng, what + " <complex float>");
+  CudaCheck(gpu::DeviceFormatDestroy(&ref), "DeviceFormatDestroy");
+  CudaCheck(gpu::DeviceFormatDestroy(&built), "DeviceFormatDestroy");
+}
+
 void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
 {
   const std::string what = a.name + ", " + Describe(o);
@@ -126,6 +215,7 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
     return;
   }
   CudaCheck(gpu::DeviceFormatCreate(f, &d, 0), "DeviceFormatCreate");
+  CheckDeviceBuild(a, o, rng);
   CheckProducts<double, double>(a, f, d, rng, what + " <double>");
   CheckProducts<float, float>(a, f, d, rng, what + " <float>");
   CheckProducts<float, double>(a, f, d, rng, what + " <float, double>");
@@ -137,6 +227,85 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
   CheckValueOps<std::complex<double>>(a, f, d, rng, what + " <complex>");
   CheckValueOps<std::complex<float>>(a, f, d, rng, what + " <complex float>");
   CudaCheck(gpu::DeviceFormatDestroy(&d), "DeviceFormatDestroy");
+}
+
+/* A CSR of the given row lengths with distinct sorted random columns (Floyd's sampling): MakeCSR() for many rows */
+CSR RandomCSR(const std::string &name, int ncols, const std::vector<int> &lengths, std::mt19937 &rng)
+{
+  CSR a;
+
+  a.name  = name;
+  a.nrows = static_cast<int>(lengths.size());
+  a.ncols = ncols;
+  for (int len : lengths) {
+    std::unordered_set<int> cols;
+    for (int c = ncols - std::min(len, ncols); c < ncols; ++c) {
+      const int t = std::uniform_int_distribution<int>(0, c)(rng);
+      cols.insert(cols.count(t) ? c : t);
+    }
+    const size_t start = a.colidx.size();
+    a.colidx.insert(a.colidx.end(), cols.begin(), cols.end());
+    std::sort(a.colidx.begin() + start, a.colidx.end());
+    a.rowptr.push_back(static_cast<int>(a.colidx.size()));
+  }
+  return a;
+}
+
+/*
+   GPU builds of random matrices: a fifth of the rows empty, the others 1-12 entries, and a few long
+   rows (80 to 5000 entries: warp rows, block rows of kBlockRowMinLength and more), with the formats
+   of every kind and long-row mode
+*/
+void CheckRandomDeviceBuilds(std::mt19937 &rng)
+{
+  const int long_lengths[] = {80, 500, kBlockRowMinLength - 1, kBlockRowMinLength, 3000, 5000};
+  int       nbuilt         = 0;
+
+  for (int nrows : {0, 1, 31, 32, 33, 1000, 100000}) {
+    for (int trial = 0; trial < (nrows < 100000 ? 3 : 1); ++trial) {
+      std::vector<int> len = UniformLengths(nrows, 1, 12, rng);
+      for (int &l : len)
+        if (rng() % 5 == 0) l = 0;
+      for (int k = 0; nrows > 0 && k < 1 + nrows / 5000 + trial; ++k) len[rng() % nrows] = long_lengths[rng() % 6];
+      const CSR a = RandomCSR("random " + std::to_string(nrows) + " rows #" + std::to_string(trial), std::max(nrows, 6000), len, rng);
+      for (Kind kind : {Kind::JDS, Kind::PJDS}) {
+        for (int br : {32, 7}) {
+          if (kind == Kind::JDS && br != 32) continue;
+          for (Options o : {Options{kind, br, LongRowMode::Auto, 0}, Options{kind, br, LongRowMode::JaggedOnly, 0}, Options{kind, br, LongRowMode::Split, 0}, Options{kind, br, LongRowMode::Split, 40}, Options{kind, br, LongRowMode::Split, kBlockRowMinLength}}) {
+            CheckDeviceBuild(a, o, rng);
+            nbuilt++;
+          }
+        }
+      }
+    }
+  }
+  std::printf("test_jaggedkernels: %d GPU builds of random matrices\n", nbuilt);
+}
+
+/* Bad options and CSR arrays give the statuses of the host build, and no device format */
+void CheckDeviceBuildErrors()
+{
+  const std::vector<int> rowptr{0, 1, 2}, colidx{0, 1}, bad_start{1, 1, 2}, bad_order{0, 2, 1};
+  const struct {
+    const std::vector<int> &rowptr;
+    Options                 o;
+    Status                  expected;
+  } cases[] = {
+    {rowptr, {Kind::PJDS, 0, LongRowMode::Auto, 0}, Status::InvalidBlockRows},
+    {rowptr, {Kind::PJDS, 32, LongRowMode::Split, -1}, Status::InvalidThreshold},
+    {bad_start, Options(), Status::InvalidCSR},
+    {bad_order, Options(), Status::InvalidCSR},
+  };
+  DeviceVector<int> dcolidx(colidx);
+
+  for (const auto &c : cases) {
+    DeviceVector<int> drowptr(c.rowptr);
+    Format            s;
+    gpu::DeviceFormat d;
+    cudaError_t       err;
+    const Status      st = gpu::BuildDeviceFormat(2, 2, drowptr.get(), dcolidx.get(), c.o, &s, &d, 0, &err);
+    JAGGED_CHECK(st == c.expected && err == cudaSuccess && !d.storage, "GPU build of bad input: %s, expected %s", StatusString(st), StatusString(c.expected));
+  }
 }
 
 /* Diagonal tables of every size class: ndiag around 64, 1024, 4096 and beyond (global starts) */
@@ -165,6 +334,8 @@ int main()
     }
   }
   CheckDiagonalTables(rng);
-  std::printf("test_jaggedkernels: %d matrix/format combinations (+14 diagonal-table cases), %d failures\n", nbuilt, failures);
+  CheckRandomDeviceBuilds(rng);
+  CheckDeviceBuildErrors();
+  std::printf("test_jaggedkernels: %d matrix/format combinations (+14 diagonal-table cases), each also built on the GPU, %d failures\n", nbuilt, failures);
   return failures ? 1 : 0;
 }

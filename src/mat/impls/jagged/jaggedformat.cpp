@@ -10,9 +10,6 @@ namespace jagged {
 
 namespace {
 
-/* Most stored entries: slot indices, and a warp's or block's stride past them, fit an int on the GPU */
-constexpr long long kMaxSlots = INT_MAX - 65536;
-
 /* The CSR arrays are well formed: rowptr from 0 and non-decreasing, columns in range */
 bool CSRIsValid(int nrows, int ncols, const int rowptr[], const int colidx[])
 {
@@ -38,20 +35,6 @@ std::vector<int> SortRowsByLength(const std::vector<int> &len, int maxlen)
   return order;
 }
 
-/* Row length above which a row goes to the long-row part; INT_MAX for no split */
-int ResolveLongThreshold(const Options &options, int nrows, long long nnz)
-{
-  switch (options.long_rows) {
-  case LongRowMode::Auto:
-    return LongRowThreshold(nrows, nnz);
-  case LongRowMode::Split:
-    return options.long_row_threshold;
-  case LongRowMode::JaggedOnly:
-    break;
-  }
-  return INT_MAX;
-}
-
 long long RoundUp(long long n, long long multiple)
 {
   return (n + multiple - 1) / multiple * multiple;
@@ -65,22 +48,17 @@ void SetIteratedLengths(const std::vector<int> &truelen, int block_rows, Format 
   f->ndiag = f->nsorted > 0 ? f->rowlen[0] : 0;
 }
 
-/* Diagonal j holds the rows with rowlen > j (a prefix of the sorted rows), rounded up to align */
+/* Diagonal j holds the rows with rowlen > j: a prefix of the sorted rows */
 Status SetDiagonalStarts(int align, Format *f)
 {
-  long long start = 0;
-  int       count = f->nsorted;
+  std::vector<int> count(f->ndiag);
+  int              c = f->nsorted;
 
-  f->diagstart.resize(static_cast<size_t>(f->ndiag) + 1);
-  f->diagstart[0] = 0;
   for (int j = 0; j < f->ndiag; ++j) {
-    while (count > 0 && f->rowlen[count - 1] <= j) count--;
-    start += RoundUp(count, align);
-    if (start > kMaxSlots) return Status::TooLarge;
-    f->diagstart[j + 1] = static_cast<int>(start);
+    while (c > 0 && f->rowlen[c - 1] <= j) c--;
+    count[j] = c;
   }
-  f->nstored = static_cast<int>(start);
-  return Status::Success;
+  return DiagonalStarts(count, align, &f->diagstart, &f->nstored);
 }
 
 /*
@@ -125,13 +103,6 @@ void FillLongRows(const int rowptr[], const int csr_colidx[], const std::vector<
       f->valmap[f->nstored + f->long_rowptr[r] + k] = rowptr[row] + k;
     }
   }
-}
-
-Status CheckOptions(const Options &options)
-{
-  if (options.kind == Kind::PJDS && options.block_rows <= 0) return Status::InvalidBlockRows;
-  if (options.long_rows == LongRowMode::Split && options.long_row_threshold < 0) return Status::InvalidThreshold;
-  return Status::Success;
 }
 
 /* Length of each row, and the longest */
@@ -200,8 +171,45 @@ const char *StatusString(Status status)
     return "jagged format needs more stored entries than a 32-bit index can address";
   case Status::OutOfMemory:
     return "out of host memory building the jagged format";
+  case Status::DeviceError:
+    return "CUDA error building the jagged format on the GPU";
   }
   return "unknown status";
+}
+
+Status CheckOptions(const Options &options)
+{
+  if (options.kind == Kind::PJDS && options.block_rows <= 0) return Status::InvalidBlockRows;
+  if (options.long_rows == LongRowMode::Split && options.long_row_threshold < 0) return Status::InvalidThreshold;
+  return Status::Success;
+}
+
+int ResolveLongThreshold(const Options &options, int nrows, long long nnz)
+{
+  switch (options.long_rows) {
+  case LongRowMode::Auto:
+    return LongRowThreshold(nrows, nnz);
+  case LongRowMode::Split:
+    return options.long_row_threshold;
+  case LongRowMode::JaggedOnly:
+    break;
+  }
+  return INT_MAX;
+}
+
+Status DiagonalStarts(const std::vector<int> &count, int align, std::vector<int> *diagstart, int *nstored)
+{
+  long long start = 0;
+
+  diagstart->resize(count.size() + 1);
+  (*diagstart)[0] = 0;
+  for (size_t j = 0; j < count.size(); ++j) {
+    start += RoundUp(count[j], align);
+    if (start > kMaxSlots) return Status::TooLarge;
+    (*diagstart)[j + 1] = static_cast<int>(start);
+  }
+  *nstored = static_cast<int>(start);
+  return Status::Success;
 }
 
 int LongRowThreshold(int nrows, long long nnz)
@@ -237,7 +245,8 @@ void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[])
 Stats GetStats(const Format &f, size_t scalar_bytes)
 {
   Stats        st;
-  const size_t nindex = f.perm.size() + f.rowlen.size() + f.diagstart.size() + f.colidx.size() + f.long_rows.size() + f.long_rowptr.size() + f.long_colidx.size();
+  /* perm, rowlen, diagstart, colidx, long_rows, long_rowptr, long_colidx */
+  const size_t nindex = static_cast<size_t>(2LL * f.nsorted + (f.ndiag + 1LL) + f.nstored + f.nlong + (f.nlong + 1LL) + f.long_nnz);
 
   st.nnz               = f.nnz;
   st.nslots            = f.nslots;
@@ -246,7 +255,7 @@ Stats GetStats(const Format &f, size_t scalar_bytes)
   st.ellpack_slots     = static_cast<long long>(f.nrows) * f.maxrowlen;
   st.ellpack_reduction = st.ellpack_slots > 0 ? 1.0 - static_cast<double>(st.nslots) / st.ellpack_slots : 0.0;
   st.index_bytes       = nindex * sizeof(int);
-  st.valmap_bytes      = f.valmap.size() * sizeof(int);
+  st.valmap_bytes      = static_cast<size_t>(f.nslots) * sizeof(int);
   st.value_bytes       = static_cast<size_t>(f.nslots) * scalar_bytes;
   st.device_bytes      = st.index_bytes + st.valmap_bytes + st.value_bytes;
   return st;

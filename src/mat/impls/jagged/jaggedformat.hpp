@@ -1,5 +1,6 @@
 /*
-   Index structure of the jagged-diagonal GPU formats (JDS and padded JDS), built on the host from CSR.
+   Index structure of the jagged-diagonal GPU formats (JDS and padded JDS), built from CSR on the
+   host (BuildFormat()) or on the GPU (jaggedbuild.cuh, same arrays).
 
    Rows are sorted by decreasing length (stable). Entry j of sorted row i is stored at slot
    diagstart[j] + i, so consecutive threads (rows) read consecutive slots of one jagged diagonal.
@@ -17,6 +18,7 @@
 */
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <vector>
 
@@ -31,7 +33,7 @@ enum class LongRowMode {
   Split       /* split at Options::long_row_threshold */
 };
 
-enum class Status { Success, InvalidBlockRows, InvalidThreshold, InvalidCSR, TooLarge, OutOfMemory };
+enum class Status { Success, InvalidBlockRows, InvalidThreshold, InvalidCSR, TooLarge, OutOfMemory, DeviceError };
 
 constexpr int kDefaultBlockRows  = 32;   /* pJDS b_r: one warp */
 constexpr int kJDSDiagonalAlign  = 32;   /* JDS diagonals start at multiples of 32 slots */
@@ -40,6 +42,7 @@ constexpr int kLongRowMinLength  = 64;   /* ...and more than 64 entries (see Lon
 constexpr int kFewRows            = 65536; /* Auto: matrices with at most this many rows... */
 constexpr int kWarpRowMinMean     = 16;    /* ...and more entries per row on average run rows longer than this by warps */
 constexpr int kBlockRowMinLength = 1024; /* long rows this long are split over thread blocks, not given a warp */
+constexpr long long kMaxSlots    = INT_MAX - 65536LL; /* stored entries: slot indices, and a warp's or block's stride past them, fit an int on the GPU */
 
 struct Options {
   Kind        kind               = Kind::PJDS;
@@ -48,6 +51,10 @@ struct Options {
   int         long_row_threshold = 0; /* Split only: rows with more entries go to the CSR part; >= 0 */
 };
 
+/*
+   A format. Built on the GPU, only its scalar fields are set (the summary) and its vectors stay
+   empty: the arrays exist on the device only.
+*/
 struct Format {
   Kind kind       = Kind::PJDS;
   int  block_rows = 1; /* rows padded together: b_r for pJDS, 1 for JDS */
@@ -105,6 +112,19 @@ const char *StatusString(Status status);
 */
 int LongRowThreshold(int nrows, long long nnz);
 
+/* InvalidBlockRows or InvalidThreshold for bad options, else Success */
+Status CheckOptions(const Options &options);
+
+/* Row length above which a row goes to the long-row part: LongRowThreshold(), the option, or INT_MAX for no split */
+int ResolveLongThreshold(const Options &options, int nrows, long long nnz);
+
+/*
+   diagstart[ndiag+1] and *nstored of a format from count[j], the rows of the jagged part with
+   rowlen > j (j < ndiag): diagonal j holds count[j] rounded up to a multiple of align slots.
+   TooLarge past kMaxSlots.
+*/
+Status DiagonalStarts(const std::vector<int> &count, int align, std::vector<int> *diagstart, int *nstored);
+
 /*
    Builds the format of the CSR pattern (rowptr[nrows+1] from 0, colidx[rowptr[nrows]] in [0, ncols)).
    Returns InvalidBlockRows, InvalidThreshold or InvalidCSR for bad input, TooLarge when the stored
@@ -121,7 +141,7 @@ Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[],
 template <typename CsrT, typename MatT>
 void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[]);
 
-/* Storage statistics of the format with values of scalar_bytes bytes */
+/* Storage statistics of the format with values of scalar_bytes bytes (from its scalar fields: a summary will do) */
 Stats GetStats(const Format &format, size_t scalar_bytes);
 
 } // namespace jagged

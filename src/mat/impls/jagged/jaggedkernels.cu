@@ -299,31 +299,39 @@ DeviceScalar<T> *Device(T *p)
 
 } // namespace
 
+cudaError_t DeviceFormatAllocate(const size_t size[kDeviceFormatArrays], DeviceFormat *d, int *array[kDeviceFormatArrays])
+{
+  const int      **targets[kDeviceFormatArrays] = {&d->perm, &d->rowlen, &d->diagstart, &d->colidx, &d->long_rows, &d->long_rowptr, &d->long_colidx, &d->long_chunkptr, &d->valmap};
+  constexpr size_t align                         = 256 / sizeof(int);
+  size_t           offset[kDeviceFormatArrays], total = 0;
+  int             *base = nullptr;
+
+  for (int a = 0; a < kDeviceFormatArrays; ++a) {
+    offset[a] = total;
+    total += (size[a] + align - 1) / align * align;
+  }
+  const cudaError_t err = cudaMalloc(&base, std::max<size_t>(total, 1) * sizeof(int));
+  if (err != cudaSuccess) return err;
+  for (int a = 0; a < kDeviceFormatArrays; ++a) *targets[a] = array[a] = base + offset[a];
+  d->storage = base;
+  return cudaSuccess;
+}
+
 cudaError_t DeviceFormatCreate(const Format &f, DeviceFormat *d, cudaStream_t stream)
 {
-  const std::vector<int>  chunkptr  = ChunkPointers(f);
-  const std::vector<int> *arrays[]  = {&f.perm, &f.rowlen, &f.diagstart, &f.colidx, &f.long_rows, &f.long_rowptr, &f.long_colidx, &chunkptr, &f.valmap};
-  const int             **targets[] = {&d->perm, &d->rowlen, &d->diagstart, &d->colidx, &d->long_rows, &d->long_rowptr, &d->long_colidx, &d->long_chunkptr, &d->valmap};
-  constexpr int           narrays   = sizeof(arrays) / sizeof(arrays[0]);
-  constexpr size_t        align     = 256 / sizeof(int);
-  size_t                  offset[narrays], total = 0;
-  int                    *base = nullptr;
+  const std::vector<int>  chunkptr                     = ChunkPointers(f);
+  const std::vector<int> *arrays[kDeviceFormatArrays] = {&f.perm, &f.rowlen, &f.diagstart, &f.colidx, &f.long_rows, &f.long_rowptr, &f.long_colidx, &chunkptr, &f.valmap};
+  size_t                  size[kDeviceFormatArrays];
+  int                    *target[kDeviceFormatArrays];
 
-  for (int a = 0; a < narrays; ++a) {
-    offset[a] = total;
-    total += (arrays[a]->size() + align - 1) / align * align;
-  }
-  cudaError_t err = cudaMalloc(&base, std::max<size_t>(total, 1) * sizeof(int));
-  if (err != cudaSuccess) return err;
-  for (int a = 0; a < narrays && err == cudaSuccess; ++a) {
-    *targets[a] = base + offset[a];
-    if (!arrays[a]->empty()) err = cudaMemcpyAsync(base + offset[a], arrays[a]->data(), arrays[a]->size() * sizeof(int), cudaMemcpyHostToDevice, stream);
-  }
+  for (int a = 0; a < kDeviceFormatArrays; ++a) size[a] = arrays[a]->size();
+  cudaError_t err = DeviceFormatAllocate(size, d, target);
+  for (int a = 0; a < kDeviceFormatArrays && err == cudaSuccess; ++a)
+    if (size[a]) err = cudaMemcpyAsync(target[a], arrays[a]->data(), size[a] * sizeof(int), cudaMemcpyHostToDevice, stream);
   if (err != cudaSuccess) {
-    cudaFree(base);
+    DeviceFormatDestroy(d);
     return err;
   }
-  d->storage     = base;
   d->nrows       = f.nrows;
   d->ncols       = f.ncols;
   d->nsorted     = f.nsorted;

@@ -43,6 +43,15 @@ struct DeviceFormat {
   void            *storage = nullptr;
 };
 
+/* Index arrays of a DeviceFormat, in the order of their storage: perm, rowlen, diagstart, colidx, long_rows, long_rowptr, long_colidx, long_chunkptr, valmap */
+constexpr int kDeviceFormatArrays = 9;
+
+/*
+   Allocates the index arrays of an empty dformat, of size[a] ints each, in one allocation (storage)
+   and sets its array pointers; array[a] receives the same addresses, writable. Scalars are left as they are.
+*/
+cudaError_t DeviceFormatAllocate(const size_t size[kDeviceFormatArrays], DeviceFormat *dformat, int *array[kDeviceFormatArrays]);
+
 /* Copies the index arrays of format to the device on stream into an empty dformat; format may be freed on return */
 cudaError_t DeviceFormatCreate(const Format &format, DeviceFormat *dformat, cudaStream_t stream);
 

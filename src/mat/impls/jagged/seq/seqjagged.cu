@@ -15,6 +15,7 @@
 #include <petsc/private/vecimpl.h>
 
 #include "seqjagged.h"
+#include "../jaggedbuild.cuh"
 #include "../jaggedvalueops.cuh"
 
 #include <new>
@@ -110,11 +111,16 @@ static PetscErrorCode MatSeqJaggedGetCSR(Mat A, const int **ia, const int **ja, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Builds the format of the host CSR pattern: on the GPU from an upload of the pattern (the format's
+  arrays then exist on the device only, j->format holds the summary), or on the host for the twins.
+*/
 static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
 {
   Mat_SeqJagged     *j = (Mat_SeqJagged *)A->spptr;
   const int         *ia, *ja;
   const PetscScalar *aa;
+  const int          m = (int)A->rmap->n, n = (int)A->cmap->n;
   jagged::Format    *format;
   PetscLogDouble     t0, t1;
 
@@ -126,16 +132,28 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
   format = new (std::nothrow) jagged::Format;
   PetscCheck(format, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
   j->format = format;
-  PetscCallJagged(jagged::BuildFormat((int)A->rmap->n, (int)A->cmap->n, ia, ja, j->options, format));
-  if (!j->host) {
-    cudaStream_t stream;
+  if (j->host) PetscCallJagged(jagged::BuildFormat(m, n, ia, ja, j->options, format));
+  else {
+    const size_t   nnz = m > 0 ? (size_t)ia[m] : 0;
+    cudaStream_t   stream;
+    int           *dia, *dja;
+    jagged::Status st;
+    cudaError_t    cerr;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     j->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
     PetscCheck(j->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
-    PetscCallCUDA(jagged::gpu::DeviceFormatCreate(*format, j->dformat, stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&dia, sizeof(int) * (m + 1), stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&dja, sizeof(int) * PetscMax(nnz, (size_t)1), stream));
+    PetscCallCUDA(cudaMemcpyAsync(dia, ia, sizeof(int) * (m + 1), cudaMemcpyHostToDevice, stream));
+    if (nnz) PetscCallCUDA(cudaMemcpyAsync(dja, ja, sizeof(int) * nnz, cudaMemcpyHostToDevice, stream));
+    PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz)));
+    st = jagged::gpu::BuildDeviceFormat(m, n, dia, dja, j->options, format, j->dformat, stream, &cerr);
+    PetscCallCUDA(cudaFreeAsync(dia, stream));
+    PetscCallCUDA(cudaFreeAsync(dja, stream));
+    if (st == jagged::Status::DeviceError) PetscCallCUDA(cerr);
+    PetscCallJagged(st);
     j->generation++;
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)jagged::GetStats(*format, 0).index_bytes + jagged::GetStats(*format, 0).valmap_bytes));
   }
   j->format_nzstate = A->nonzerostate;
   PetscCall(PetscTime(&t1));
@@ -674,6 +692,28 @@ static PetscErrorCode MatZeroEntries_SeqJagged(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Whether the jagged values of X and Y, both current, line up slot for slot, for MatAXPY(): the slot of
+  each CSR position follows from the row lengths and the format options alone (the columns do not
+  matter, as each matrix keeps its own)
+*/
+static PetscErrorCode MatSeqJaggedSameSlots(Mat X, Mat Y, PetscBool *same)
+{
+  Mat_SeqJagged        *jx = (Mat_SeqJagged *)X->spptr, *jy = (Mat_SeqJagged *)Y->spptr;
+  const jagged::Format &fx = *jx->format, &fy = *jy->format;
+  const int            *xi, *xj, *yi, *yj;
+  const PetscScalar    *xa, *ya;
+
+  PetscFunctionBegin;
+  *same = (PetscBool)(jx->host == jy->host && fx.kind == fy.kind && fx.block_rows == fy.block_rows && fx.long_threshold == fy.long_threshold && fx.nrows == fy.nrows && fx.nslots == fy.nslots);
+  if (*same) {
+    PetscCall(MatSeqJaggedGetCSR(X, &xi, &xj, &xa));
+    PetscCall(MatSeqJaggedGetCSR(Y, &yi, &yj, &ya));
+    PetscCall(PetscArraycmp(xi, yi, fx.nrows + 1, same));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Y += a X; on the jagged values too when X has the same type, pattern and format options */
 static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStructure str)
 {
@@ -687,9 +727,11 @@ static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStru
   PetscCall(jy->aijops.axpy(Y, alpha, X, str));
   if (same && str == SAME_NONZERO_PATTERN && MatSeqJaggedCurrent(Y, state, nzstate)) {
     Mat_SeqJagged *jx = (Mat_SeqJagged *)X->spptr;
+    PetscBool      slots;
 
     PetscCall(MatSeqJaggedSync(X));
-    if (jx->host == jy->host && jx->format->nslots == jy->format->nslots && jx->format->perm == jy->format->perm && jx->format->colidx == jy->format->colidx && jx->format->long_colidx == jy->format->long_colidx) {
+    PetscCall(MatSeqJaggedSameSlots(X, Y, &slots));
+    if (slots) {
       const MatJaggedHostScalar a = *HostScalar(&alpha);
 
       if (jy->host) jagged::host::AXPY(jy->format->nslots, HostScalar(jy->vals), a, HostScalar((const PetscScalar *)jx->vals));

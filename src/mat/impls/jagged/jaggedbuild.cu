@@ -1,0 +1,374 @@
+/*
+   The jagged format built on the GPU (see jaggedbuild.cuh), step for step the host BuildFormat():
+     1. row lengths and the longest row (read back: the sort's key bits, the Auto threshold's nnz);
+     2. rows sorted by decreasing length, stably: a radix sort of key = maxlen - length with the
+        row numbers as values (radix sorts are stable, like the host's counting sort);
+     3. the long rows, a prefix of the sorted rows, their row pointers and chunk pointers by scans
+        (read back: their number and entries, the length of the longest jagged row, ndiag);
+     4. for each jagged diagonal j, count[j] = rows with true length > j, by binary search in the
+        sorted lengths (read back: the host rounds the counts up into the diagonal starts, exactly
+        as BuildFormat() does, and uploads them);
+     5. every slot filled by its own thread.
+   Entry j of jagged row i sits in slot diagstart[j] + i; it is real for i < count[j] (the true
+   lengths do not increase along the sorted rows) and padding after, where the host repeats the
+   column of the slot before, that is the column of the last real slot of the diagonal: entry j of
+   jagged row count[j] - 1. count[j] >= 1 for every j < ndiag, the longest jagged row's length.
+*/
+#include "jaggedbuild.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+
+namespace jagged {
+namespace gpu {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+#define JAGGED_CUDA_TRY(call) \
+  do { \
+    const cudaError_t err_ = (call); \
+    if (err_ != cudaSuccess) return err_; \
+  } while (0)
+
+/* Found by the kernels, read by the host when it synchronizes */
+struct Scalars {
+  unsigned maxlen;  /* longest row */
+  int      invalid; /* some row pointer decreases */
+  int      nlong;   /* sorted rows longer than the threshold: the long-row part */
+  int      nblock;  /* sorted rows of at least kBlockRowMinLength entries */
+  int      ndiag;   /* length of the first (longest) jagged row */
+};
+
+/* Stream-ordered device memory for the build's temporaries, freed on scope exit */
+template <typename T>
+class Scratch {
+public:
+  explicit Scratch(cudaStream_t stream) : stream_(stream) {}
+  Scratch(const Scratch &)            = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  ~Scratch()
+  {
+    if (p_) cudaFreeAsync(p_, stream_);
+  }
+  cudaError_t Allocate(size_t n) { return cudaMallocAsync(reinterpret_cast<void **>(&p_), std::max<size_t>(n, 1) * sizeof(T), stream_); }
+  T          *get() const { return p_; }
+
+private:
+  T           *p_ = nullptr;
+  cudaStream_t stream_;
+};
+
+/* A CUB device algorithm, called as algorithm(temp, bytes): once for the size, then with its temporary storage */
+template <typename Algorithm>
+cudaError_t RunCub(const Algorithm &algorithm, cudaStream_t stream)
+{
+  size_t        bytes = 0;
+  Scratch<char> temp(stream);
+
+  JAGGED_CUDA_TRY(algorithm(nullptr, bytes));
+  JAGGED_CUDA_TRY(temp.Allocate(bytes));
+  return algorithm(temp.get(), bytes);
+}
+
+unsigned Blocks(long long n)
+{
+  return static_cast<unsigned>((n + kThreads - 1) / kThreads);
+}
+
+long long RoundUp(long long n, long long multiple)
+{
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+__device__ __forceinline__ unsigned ThreadIndex()
+{
+  return blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+/* Length of sorted row p, from its sort key */
+__device__ __forceinline__ int SortedLength(const unsigned *key, unsigned maxlen, int p)
+{
+  return static_cast<int>(maxlen - key[p]);
+}
+
+/* len[r] of each row; flags decreasing row pointers */
+__global__ void __launch_bounds__(kThreads) RowLengthKernel(int nrows, const int *__restrict__ rowptr, unsigned *len, Scalars *s)
+{
+  const unsigned r = ThreadIndex();
+  if (r >= static_cast<unsigned>(nrows)) return;
+  const int l = rowptr[r + 1] - rowptr[r];
+  if (l < 0) s->invalid = 1;
+  len[r] = l < 0 ? 0 : l;
+}
+
+/* Sort key maxlen - len in place, and the row numbers the sort carries along */
+__global__ void __launch_bounds__(kThreads) SortKeyKernel(int nrows, unsigned maxlen, unsigned *key, int *row)
+{
+  const unsigned r = ThreadIndex();
+  if (r >= static_cast<unsigned>(nrows)) return;
+  key[r] = maxlen - key[r];
+  row[r] = static_cast<int>(r);
+}
+
+/* nlong, nblock and ndiag: the sorted positions where the lengths cross the threshold and kBlockRowMinLength */
+__global__ void __launch_bounds__(kThreads) SplitKernel(int nrows, const unsigned *__restrict__ key, unsigned maxlen, int threshold, Scalars *s)
+{
+  const unsigned p = ThreadIndex();
+  if (p >= static_cast<unsigned>(nrows)) return;
+  const int len = SortedLength(key, maxlen, p), next = p + 1 < static_cast<unsigned>(nrows) ? SortedLength(key, maxlen, p + 1) : -1;
+  if (len > threshold && next <= threshold) s->nlong = p + 1;
+  if (len >= kBlockRowMinLength && next < kBlockRowMinLength) s->nblock = p + 1;
+  if (len <= threshold && (p == 0 || SortedLength(key, maxlen, p - 1) > threshold)) s->ndiag = len;
+}
+
+/*
+   Inputs of the long-row scans: long_len[p] the length of long row p (0 past nlong, p <= nrows);
+   chunks[p] the chunks of block-processed row p (0 past nlong_block, p < nchunk_items)
+*/
+__global__ void __launch_bounds__(kThreads) LongLengthKernel(int nrows, int nchunk_items, const unsigned *__restrict__ key, unsigned maxlen, const Scalars *s, int *long_len, int *chunks)
+{
+  const unsigned p = ThreadIndex();
+  if (p > static_cast<unsigned>(nrows)) return;
+  const int nlong = s->nlong, nlong_block = min(nlong, s->nblock);
+  long_len[p] = static_cast<int>(p) < nlong ? SortedLength(key, maxlen, p) : 0;
+  if (static_cast<int>(p) < nchunk_items) chunks[p] = static_cast<int>(p) < nlong_block ? static_cast<int>((SortedLength(key, maxlen, p) + kRowChunkLength - 1LL) / kRowChunkLength) : 0;
+}
+
+/* count[j] = jagged rows (sorted positions nlong..) longer than j, by binary search in the non-increasing lengths */
+__global__ void __launch_bounds__(kThreads) CountKernel(int ndiag, int nsorted, int nlong, const unsigned *__restrict__ key, unsigned maxlen, int *count)
+{
+  const unsigned j = ThreadIndex();
+  if (j >= static_cast<unsigned>(ndiag)) return;
+  int lo = 0, hi = nsorted;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (SortedLength(key, maxlen, nlong + mid) > static_cast<int>(j)) lo = mid + 1;
+    else hi = mid;
+  }
+  count[j] = lo;
+}
+
+/* perm and rowlen of the jagged rows: pJDS pads each row to the first of its block */
+__global__ void __launch_bounds__(kThreads) SortedRowKernel(int nsorted, int nlong, int block_rows, const unsigned *__restrict__ key, unsigned maxlen, const int *__restrict__ order, int *perm, int *rowlen)
+{
+  const unsigned i = ThreadIndex();
+  if (i >= static_cast<unsigned>(nsorted)) return;
+  perm[i]   = order[nlong + i];
+  rowlen[i] = SortedLength(key, maxlen, nlong + i - i % block_rows);
+}
+
+/* Column and CSR position of jagged slot s; padding takes the column of the diagonal's last real slot */
+__global__ void __launch_bounds__(kThreads) JaggedSlotKernel(int nstored, int ndiag, const int *__restrict__ diagstart, const int *__restrict__ count, int nlong, const int *__restrict__ order, const int *__restrict__ rowptr, const int *__restrict__ csr_colidx, int *colidx, int *valmap)
+{
+  const unsigned s = ThreadIndex();
+  if (s >= static_cast<unsigned>(nstored)) return;
+  int lo = 0, hi = ndiag - 1; /* the diagonal: last j with diagstart[j] <= s (diagonals are not empty) */
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (diagstart[mid] <= static_cast<int>(s)) lo = mid;
+    else hi = mid - 1;
+  }
+  const int i = s - diagstart[lo], real = count[lo], pos = rowptr[order[nlong + min(i, real - 1)]] + lo;
+  colidx[s] = csr_colidx[pos];
+  valmap[s] = i < real ? pos : -1;
+}
+
+/* long_rows, long_rowptr and long_chunkptr from the sorted rows and the scans (r <= nlong) */
+__global__ void __launch_bounds__(kThreads) LongRowKernel(int nlong, int nlong_block, const int *__restrict__ order, const int *__restrict__ long_scan, const int *__restrict__ chunk_scan, int *long_rows, int *long_rowptr, int *long_chunkptr)
+{
+  const unsigned r = ThreadIndex();
+  if (r > static_cast<unsigned>(nlong)) return;
+  if (r < static_cast<unsigned>(nlong)) long_rows[r] = order[r];
+  long_rowptr[r] = long_scan[r];
+  if (r <= static_cast<unsigned>(nlong_block)) long_chunkptr[r] = chunk_scan[r];
+}
+
+/* Column and CSR position of long-row entry s; rows are not empty */
+__global__ void __launch_bounds__(kThreads) LongSlotKernel(int long_nnz, int nlong, const int *__restrict__ long_rows, const int *__restrict__ long_rowptr, const int *__restrict__ rowptr, const int *__restrict__ csr_colidx, int *long_colidx, int *valmap)
+{
+  const unsigned s = ThreadIndex();
+  if (s >= static_cast<unsigned>(long_nnz)) return;
+  int lo = 0, hi = nlong - 1; /* the row: last r with long_rowptr[r] <= s */
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (long_rowptr[mid] <= static_cast<int>(s)) lo = mid;
+    else hi = mid - 1;
+  }
+  const int pos  = rowptr[long_rows[lo]] + s - long_rowptr[lo];
+  long_colidx[s] = csr_colidx[pos];
+  valmap[s]      = pos;
+}
+
+/* One build: the steps share the temporaries, which free themselves on the stream */
+class Builder {
+public:
+  Builder(int nrows, const int *rowptr, const int *colidx, cudaStream_t stream) : nrows_(nrows), rowptr_(rowptr), colidx_(colidx), stream_(stream), key_{Scratch<unsigned>(stream), Scratch<unsigned>(stream)}, row_{Scratch<int>(stream), Scratch<int>(stream)}, scalars_(stream), long_scan_(stream), chunk_scan_(stream), count_(stream) {}
+
+  /* Steps 1 and 2; sets nnz and maxrowlen */
+  cudaError_t SortRows(Format *f, Status *status)
+  {
+    Scalars h{};
+    int     first = 0;
+
+    JAGGED_CUDA_TRY(scalars_.Allocate(1));
+    JAGGED_CUDA_TRY(cudaMemsetAsync(scalars_.get(), 0, sizeof(Scalars), stream_));
+    for (int b = 0; b < 2; ++b) {
+      JAGGED_CUDA_TRY(key_[b].Allocate(nrows_));
+      JAGGED_CUDA_TRY(row_[b].Allocate(nrows_));
+    }
+    key_sorted_ = key_[0].get();
+    order_      = row_[0].get();
+    if (nrows_ == 0) return cudaSuccess;
+    RowLengthKernel<<<Blocks(nrows_), kThreads, 0, stream_>>>(nrows_, rowptr_, key_[0].get(), scalars_.get());
+    JAGGED_CUDA_TRY(cudaGetLastError());
+    JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceReduce::Max(temp, bytes, key_[0].get(), &scalars_.get()->maxlen, nrows_, stream_); }, stream_));
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(&h, scalars_.get(), sizeof(h), cudaMemcpyDeviceToHost, stream_));
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(&first, rowptr_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(&f->nnz, rowptr_ + nrows_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+    JAGGED_CUDA_TRY(cudaStreamSynchronize(stream_));
+    if (h.invalid || first != 0) {
+      *status = Status::InvalidCSR;
+      return cudaSuccess;
+    }
+    f->maxrowlen = static_cast<int>(h.maxlen);
+    maxlen_      = h.maxlen;
+
+    int end_bit = 1; /* the keys lie in [0, maxlen] */
+    while (end_bit < 32 && (maxlen_ >> end_bit) != 0) end_bit++;
+    cub::DoubleBuffer<unsigned> keys(key_[0].get(), key_[1].get());
+    cub::DoubleBuffer<int>      rows(row_[0].get(), row_[1].get());
+    SortKeyKernel<<<Blocks(nrows_), kThreads, 0, stream_>>>(nrows_, maxlen_, key_[0].get(), row_[0].get());
+    JAGGED_CUDA_TRY(cudaGetLastError());
+    JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, rows, nrows_, 0, end_bit, stream_); }, stream_));
+    key_sorted_ = keys.Current();
+    order_      = rows.Current();
+    return cudaSuccess;
+  }
+
+  /* Step 3: the long-row part; sets nlong, nlong_block, long_nnz, nsorted, ndiag */
+  cudaError_t SplitRows(Format *f)
+  {
+    const int nchunk_items = std::min(nrows_, f->nnz / kBlockRowMinLength) + 1; /* block-processed rows have >= kBlockRowMinLength entries */
+    Scalars   h{};
+
+    JAGGED_CUDA_TRY(long_scan_.Allocate(static_cast<size_t>(nrows_) + 1));
+    JAGGED_CUDA_TRY(chunk_scan_.Allocate(nchunk_items));
+    if (nrows_ > 0) SplitKernel<<<Blocks(nrows_), kThreads, 0, stream_>>>(nrows_, key_sorted_, maxlen_, f->long_threshold, scalars_.get());
+    LongLengthKernel<<<Blocks(nrows_ + 1LL), kThreads, 0, stream_>>>(nrows_, nchunk_items, key_sorted_, maxlen_, scalars_.get(), long_scan_.get(), chunk_scan_.get());
+    JAGGED_CUDA_TRY(cudaGetLastError());
+    JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, long_scan_.get(), nrows_ + 1, stream_); }, stream_));
+    JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, chunk_scan_.get(), nchunk_items, stream_); }, stream_));
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(&h, scalars_.get(), sizeof(h), cudaMemcpyDeviceToHost, stream_));
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(&f->long_nnz, long_scan_.get() + nrows_, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(&nchunks_, chunk_scan_.get() + nchunk_items - 1, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+    JAGGED_CUDA_TRY(cudaStreamSynchronize(stream_));
+    f->nlong       = h.nlong;
+    f->nlong_block = std::min(h.nlong, h.nblock);
+    f->nsorted     = nrows_ - h.nlong;
+    f->ndiag       = h.ndiag;
+    return cudaSuccess;
+  }
+
+  /* Step 4: diagstart and nstored, from the counts of rows longer than each j */
+  cudaError_t StartDiagonals(Format *f, std::vector<int> *diagstart, Status *status)
+  {
+    const int        align = f->kind == Kind::PJDS ? f->block_rows : kJDSDiagonalAlign;
+    std::vector<int> count(f->ndiag);
+
+    JAGGED_CUDA_TRY(count_.Allocate(f->ndiag));
+    if (f->ndiag > 0) {
+      CountKernel<<<Blocks(f->ndiag), kThreads, 0, stream_>>>(f->ndiag, f->nsorted, f->nlong, key_sorted_, maxlen_, count_.get());
+      JAGGED_CUDA_TRY(cudaGetLastError());
+      JAGGED_CUDA_TRY(cudaMemcpyAsync(count.data(), count_.get(), count.size() * sizeof(int), cudaMemcpyDeviceToHost, stream_));
+      JAGGED_CUDA_TRY(cudaStreamSynchronize(stream_));
+    }
+    for (int &c : count) c = static_cast<int>(std::min<long long>(f->nsorted, RoundUp(c, f->block_rows))); /* true lengths -> block-padded rowlen */
+    *status = DiagonalStarts(count, align, diagstart, &f->nstored);
+    if (*status == Status::Success && static_cast<long long>(f->nstored) + f->long_nnz > kMaxSlots) *status = Status::TooLarge;
+    f->nslots = f->nstored + f->long_nnz;
+    return cudaSuccess;
+  }
+
+  /* Step 5: the device arrays in one allocation, as DeviceFormatCreate() lays them out */
+  cudaError_t Fill(const Format &f, const std::vector<int> &diagstart, DeviceFormat *d)
+  {
+    const size_t size[kDeviceFormatArrays] = {static_cast<size_t>(f.nsorted), static_cast<size_t>(f.nsorted), diagstart.size(), static_cast<size_t>(f.nstored), static_cast<size_t>(f.nlong), f.nlong + 1ULL, static_cast<size_t>(f.long_nnz), f.nlong_block + 1ULL, static_cast<size_t>(f.nslots)};
+    int         *a[kDeviceFormatArrays];
+
+    JAGGED_CUDA_TRY(DeviceFormatAllocate(size, d, a));
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(a[2], diagstart.data(), diagstart.size() * sizeof(int), cudaMemcpyHostToDevice, stream_));
+    if (f.nsorted > 0) SortedRowKernel<<<Blocks(f.nsorted), kThreads, 0, stream_>>>(f.nsorted, f.nlong, f.block_rows, key_sorted_, maxlen_, order_, a[0], a[1]);
+    if (f.nstored > 0) JaggedSlotKernel<<<Blocks(f.nstored), kThreads, 0, stream_>>>(f.nstored, f.ndiag, a[2], count_.get(), f.nlong, order_, rowptr_, colidx_, a[3], a[8]);
+    LongRowKernel<<<Blocks(f.nlong + 1LL), kThreads, 0, stream_>>>(f.nlong, f.nlong_block, order_, long_scan_.get(), chunk_scan_.get(), a[4], a[5], a[7]);
+    if (f.long_nnz > 0) LongSlotKernel<<<Blocks(f.long_nnz), kThreads, 0, stream_>>>(f.long_nnz, f.nlong, a[4], a[5], rowptr_, colidx_, a[6], a[8] + f.nstored);
+    JAGGED_CUDA_TRY(cudaGetLastError());
+    d->nrows       = f.nrows;
+    d->ncols       = f.ncols;
+    d->nsorted     = f.nsorted;
+    d->ndiag       = f.ndiag;
+    d->nstored     = f.nstored;
+    d->nlong       = f.nlong;
+    d->nlong_block = f.nlong_block;
+    d->nchunks     = nchunks_;
+    d->nslots      = f.nslots;
+    if (f.ndiag <= kMaxConstantDiagonals) d->diagstart_host = diagstart;
+    else d->diagstart_host.clear();
+    return cudaSuccess;
+  }
+
+private:
+  const int          nrows_;
+  const int         *rowptr_, *colidx_;
+  const cudaStream_t stream_;
+  Scratch<unsigned>  key_[2];   /* row lengths, then sort keys, sorted */
+  Scratch<int>       row_[2];   /* row numbers, sorted */
+  Scratch<Scalars>   scalars_;
+  Scratch<int>       long_scan_, chunk_scan_; /* exclusive scans: long_rowptr and long_chunkptr */
+  Scratch<int>       count_;                  /* [ndiag] jagged rows longer than j */
+  const unsigned    *key_sorted_ = nullptr;
+  const int         *order_      = nullptr; /* rows by decreasing length */
+  unsigned           maxlen_     = 0;
+  int                nchunks_    = 0;
+};
+
+cudaError_t Build(int nrows, const int rowptr[], const int colidx[], const Options &options, cudaStream_t stream, Format *f, DeviceFormat *d, Status *status)
+{
+  Builder          b(nrows, rowptr, colidx, stream);
+  std::vector<int> diagstart;
+
+  JAGGED_CUDA_TRY(b.SortRows(f, status));
+  if (*status != Status::Success) return cudaSuccess;
+  f->long_threshold = ResolveLongThreshold(options, nrows, f->nnz);
+  JAGGED_CUDA_TRY(b.SplitRows(f));
+  JAGGED_CUDA_TRY(b.StartDiagonals(f, &diagstart, status));
+  if (*status != Status::Success) return cudaSuccess;
+  return b.Fill(*f, diagstart, d);
+}
+
+} // namespace
+
+Status BuildDeviceFormat(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *summary, DeviceFormat *dformat, cudaStream_t stream, cudaError_t *cuda_error)
+{
+  Status status = CheckOptions(options);
+
+  *cuda_error = cudaSuccess;
+  if (status != Status::Success) return status;
+  if (nrows < 0 || ncols < 0) return Status::InvalidCSR;
+  *summary            = Format();
+  summary->kind       = options.kind;
+  summary->block_rows = options.kind == Kind::PJDS ? options.block_rows : 1;
+  summary->nrows      = nrows;
+  summary->ncols      = ncols;
+  *cuda_error         = Build(nrows, rowptr, colidx, options, stream, summary, dformat, &status);
+  if (*cuda_error == cudaSuccess && status == Status::Success) return status;
+  if (dformat->storage) DeviceFormatDestroy(dformat);
+  return *cuda_error != cudaSuccess ? Status::DeviceError : status;
+}
+
+} // namespace gpu
+} // namespace jagged
