@@ -1,25 +1,30 @@
 static char help[] = "A PETSc application as a user writes it, timed the way the user sees it: 3D Poisson or\n\
 convection-diffusion on a DMDA, the matrix from DMCreateMatrix() (-dm_mat_type), the solver from\n\
 KSPSetFromOptions() (-ksp_type, -pc_type). It links PETSc only; petsc-jagged's types come in through\n\
--dll_append. Prints the assembly time (DMCreateMatrix() and MatSetValues(), the jagged formats build theirs at\n\
-MatAssemblyEnd()), the set-up time (KSPSetUp()), the first solve (set-up included), a repeated solve\n\
-from a zero guess, the iterations and the true relative residual; b = 1.\n\
+-dll_append. Prints the assembly time (DMCreateMatrix() and MatSetValues()), the time of MatAssemblyEnd()\n\
+('format': the jagged formats build theirs there, AIJCUSPARSE copies its CSR inside the first product), the\n\
+set-up time (KSPSetUp()), the first solve (set-up included), a repeated solve from a zero guess, the\n\
+iterations and the true relative residual; b = 1.\n\
   -problem <poisson|aniso|convdiff>  7-point Poisson, anisotropic Poisson (eps along z), or upwind convection-diffusion\n\
   -n <200>         grid points per direction\n\
   -eps <0.01>      anisotropy of -problem aniso\n\
   -peclet <100>    wind speed of -problem convdiff (constant wind (1, 1/2, 1/4))\n\
   -code_pc <type>  a preconditioner the program sets in code before KSPSetFromOptions() (as many do)\n\
+  -mult <0>        also time this many MatMult() after the solves (the mean is reported in ms)\n\
   -label <text>    name of the run in the output;  -csv <file>: append one CSV line\n\n";
 
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petscdevice.h>
 
-/* -eps_d d^2/dx_d^2 u + w . grad u, 7-point, first-order upwind; h^2-scaled so Poisson has 6 on the diagonal */
-static PetscErrorCode Assemble(DM da, const PetscReal eps[3], const PetscReal w[3], Mat A)
+static PetscBool on_gpu; /* CUDA vectors: wait for the device around the timings */
+
+/* -eps_d d^2/dx_d^2 u + w . grad u, 7-point, first-order upwind; h^2-scaled so Poisson has 6 on the diagonal; *tend: MatAssemblyEnd() */
+static PetscErrorCode Assemble(DM da, const PetscReal eps[3], const PetscReal w[3], Mat A, PetscLogDouble *tend)
 {
-  DMDALocalInfo info;
-  PetscReal     h;
+  DMDALocalInfo  info;
+  PetscReal      h;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
   PetscCall(DMDAGetLocalInfo(da, &info));
@@ -55,12 +60,17 @@ static PetscErrorCode Assemble(DM da, const PetscReal eps[3], const PetscReal w[
         PetscCall(MatSetValuesStencil(A, 1, &row, n, col, v, INSERT_VALUES));
       }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+  PetscCall(PetscBarrier(NULL));
+  PetscCall(PetscTime(&t0));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+  PetscCall(PetscTime(&t1));
+  *tend = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static Vec       solve_b, solve_x;
-static PetscBool on_gpu; /* CUDA vectors: wait for the device around the timings */
+static Vec solve_b, solve_x;
 
 /* Wall time of f(ksp) with the device idle before and after */
 static PetscErrorCode Timed(PetscErrorCode (*f)(KSP), KSP ksp, PetscLogDouble *sec)
@@ -89,9 +99,9 @@ static PetscErrorCode Solve(KSP ksp)
 int main(int argc, char **argv)
 {
   char               problem[16] = "poisson", codepc[32] = "", label[64] = "run", csv[PETSC_MAX_PATH_LEN] = "";
-  PetscInt           n = 200, its;
+  PetscInt           n = 200, its, nmult = 0;
   PetscReal          eps = 0.01, peclet = 100, epsd[3] = {1, 1, 1}, w[3] = {0, 0, 0}, res, bnorm;
-  PetscLogDouble     tassembly, tsetup, tsolve, trepeat;
+  PetscLogDouble     tassembly, tformat, tsetup, tsolve, trepeat, tmult = 0;
   PetscBool          setpc;
   DM                 da;
   Mat                A;
@@ -113,6 +123,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-eps", "anisotropy", NULL, eps, &eps, NULL));
   PetscCall(PetscOptionsReal("-peclet", "wind speed", NULL, peclet, &peclet, NULL));
   PetscCall(PetscOptionsString("-code_pc", "PC set in code", NULL, codepc, codepc, sizeof(codepc), &setpc));
+  PetscCall(PetscOptionsInt("-mult", "MatMult() calls to time", NULL, nmult, &nmult, NULL));
   PetscCall(PetscOptionsString("-label", "name of the run", NULL, label, label, sizeof(label), NULL));
   PetscCall(PetscOptionsString("-csv", "CSV file to append to", NULL, csv, csv, sizeof(csv), NULL));
   PetscOptionsEnd();
@@ -128,23 +139,23 @@ int main(int argc, char **argv)
   PetscCall(DMSetUp(da));
   PetscCall(PetscTime(&tassembly));
   PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(Assemble(da, epsd, w, A));
-  {
-    PetscLogDouble t;
-
-    PetscCall(PetscTime(&t));
-    tassembly = t - tassembly;
-  }
-  PetscCall(MatCreateVecs(A, &solve_x, &solve_b));
-  PetscCall(VecDuplicate(solve_b, &r));
   {
     VecType vtype;
     char   *cuda;
 
-    PetscCall(VecGetType(solve_b, &vtype));
+    PetscCall(MatGetVecType(A, &vtype));
     PetscCall(PetscStrstr(vtype, "cuda", &cuda));
     on_gpu = (PetscBool)(cuda != NULL);
   }
+  PetscCall(Assemble(da, epsd, w, A, &tformat));
+  {
+    PetscLogDouble t;
+
+    PetscCall(PetscTime(&t));
+    tassembly = t - tassembly - tformat;
+  }
+  PetscCall(MatCreateVecs(A, &solve_x, &solve_b));
+  PetscCall(VecDuplicate(solve_b, &r));
   PetscCall(VecSet(solve_b, 1.0)); /* not A x: the matrix first reaches the GPU inside the first solve, as in an application */
   PetscCall(VecNorm(solve_b, NORM_2, &bnorm));
 
@@ -167,15 +178,26 @@ int main(int argc, char **argv)
   PetscCall(VecAYPX(r, -1.0, solve_b));
   PetscCall(VecNorm(r, NORM_2, &res));
   PetscCall(Timed(Solve, ksp, &trepeat));
+  if (nmult > 0) { /* the product alone, warm */
+    PetscLogDouble t0, t1;
+
+    if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+    PetscCall(PetscBarrier(NULL));
+    PetscCall(PetscTime(&t0));
+    for (PetscInt k = 0; k < nmult; k++) PetscCall(MatMult(A, solve_x, r));
+    if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+    PetscCall(PetscTime(&t1));
+    tmult = 1e3 * (t1 - t0) / nmult;
+  }
   PetscCall(KSPGetType(ksp, &ktype));
   PetscCall(PCGetType(pc, &ptype));
   PetscCall(MatGetType(A, &mtype));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s %s n=%" PetscInt_FMT " (%" PetscInt_FMT " rows) np=%d %s %s %s: %s, %" PetscInt_FMT " its, true rel. residual %.2e | assembly %.3f s, set-up %.3f s, first solve %.3f s, repeated solve %.3f s\n", label, problem, n, n * n * n, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tsetup, tsolve, trepeat));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s %s n=%" PetscInt_FMT " (%" PetscInt_FMT " rows) np=%d %s %s %s: %s, %" PetscInt_FMT " its, true rel. residual %.2e | assembly %.3f s, format %.3f s, set-up %.3f s, first solve %.3f s, repeated solve %.3f s, MatMult %.3f ms\n", label, problem, n, n * n * n, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
   if (csv[0]) {
     FILE *f;
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &f));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "%s,%s,%" PetscInt_FMT ",%d,%s,%s,%s,%s,%" PetscInt_FMT ",%.3e,%.4f,%.4f,%.4f,%.4f\n", label, problem, n, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tsetup, tsolve, trepeat));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "%s,%s,%" PetscInt_FMT ",%d,%s,%s,%s,%s,%" PetscInt_FMT ",%.3e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", label, problem, n, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(KSPDestroy(&ksp));
