@@ -84,6 +84,18 @@ typedef float PetscJaggedScalarSingle;
 PETSC_EXTERN PetscErrorCode MatJaggedSetSinglePrecision(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode MatJaggedGetSinglePrecision(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatJaggedMultSingle(Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+
+/*S
+   MatJaggedMultSingleFn - A single-precision product y = A x that any matrix (a `MATSHELL`, say) can
+   provide with `MatJaggedSetMultSingle()`: x and y are local arrays of `PetscJaggedScalarSingle` in the
+   memory of the matrix's vectors (GPU memory for CUDA vectors)
+
+   Level: advanced
+
+.seealso: `MatJaggedSetMultSingle()`, `MatJaggedMultSingle()`, `PCSPCG`
+S*/
+typedef PetscErrorCode (*MatJaggedMultSingleFn)(Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_EXTERN PetscErrorCode MatJaggedSetMultSingle(Mat, MatJaggedMultSingleFn);
 PETSC_EXTERN PetscErrorCode MatJaggedSetKernel(Mat, MatJaggedKernel, PetscInt);
 PETSC_EXTERN PetscErrorCode MatJaggedSetUseHost(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *);

@@ -91,6 +91,35 @@ PetscErrorCode MatJaggedMultSingle(Mat A, const PetscJaggedScalarSingle x[], Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  MatJaggedSetMultSingle - Gives a matrix of any type a single-precision product, the one
+  `MatJaggedMultSingle()` calls and the single-precision inner CG of `PCSPCG` (and so `KSPMPCG`) runs on
+
+  Logically Collective
+
+  Input Parameters:
++ A    - the matrix, typically a `MATSHELL` whose product is a stencil kernel
+- mult - the product y = A x on local arrays of `PetscJaggedScalarSingle`, in the memory of the
+         matrix's vectors (GPU memory for CUDA vectors), on PETSc's current CUDA stream; on several
+         processes it makes its own halo exchange. `NULL` removes it.
+
+  Level: advanced
+
+  Note:
+  The jagged types have their own; setting one on them replaces it. `PCSPCG` checks at set-up whether
+  its operator has a single-precision product; without one it makes a private single-precision copy,
+  which needs an assembled matrix.
+
+.seealso: `MatJaggedMultSingleFn`, `MatJaggedMultSingle()`, `PCSPCG`, `KSPMPCG`, `MatShellSetOperation()`
+@*/
+PetscErrorCode MatJaggedSetMultSingle(Mat A, MatJaggedMultSingleFn mult)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedMultSingle_C", mult));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatJaggedSetKernel - Chooses how a jagged-diagonal matrix treats rows much longer than the others
 

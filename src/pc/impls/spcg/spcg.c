@@ -199,7 +199,12 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->A));
     s->own = PETSC_TRUE;
   }
-  if (s->A) PetscCall(MatJaggedSetSinglePrecision(s->A, PETSC_TRUE));
+  if (s->A) { /* a jagged type keeps its copy; other providers of MatJaggedSetMultSingle() have nothing to set */
+    PetscErrorCode (*setsingle)(Mat, PetscBool) = NULL;
+
+    PetscCall(PetscObjectQueryFunction((PetscObject)s->A, "MatJaggedSetSinglePrecision_C", &setsingle));
+    if (setsingle) PetscCall(MatJaggedSetSinglePrecision(s->A, PETSC_TRUE));
+  }
   PetscCall(MatGetLocalSize(P, &s->n, NULL));
   PetscCall(PCSPCGResolveInner(pc));
   if (s->other) PetscCall(MatCreateVecs(P, &s->wr, &s->wz));
@@ -430,11 +435,11 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (!s->A && !s->hascsr) where = "not set up yet";
-  else if (s->dev) where = size == 1 && s->graph && !s->other ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU, sums reduced through the host");
+  else if (s->dev) where = s->ingraph ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU, sums reduced through the host");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->hascsr ? (s->sf ? "the CSR values of its diagonal and off-diagonal blocks in single precision, ghosts exchanged in single precision" : "its CSR values in single precision, with its own indices") : (s->A ? (s->own ? "a private pJDS copy" : "the matrix's own") : "not set up yet")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->hascsr ? (s->sf ? "the CSR values of its diagonal and off-diagonal blocks in single precision, ghosts exchanged in single precision" : "its CSR values in single precision, with its own indices") : (s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet")));
   if (s->inner) {
     PCType type;
 

@@ -413,10 +413,12 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   d->max_it = s->max_it;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &d->size));
   {
-    MatInfo info;
+    MatInfo   info;
+    PetscBool has;
 
-    PetscCall(MatGetInfo(pc->pmat, MAT_LOCAL, &info));
-    d->flops_mult = 2.0 * info.nz_used;
+    PetscCall(MatHasOperation(pc->pmat, MATOP_GETINFO, &has));
+    if (has) PetscCall(MatGetInfo(pc->pmat, MAT_LOCAL, &info));
+    d->flops_mult = has ? 2.0 * info.nz_used : 0; /* a matrix-free product logs its own flops, if any */
     d->flops_vec  = (s->diag ? 14.0 : 12.0) * s->n;
   }
   PetscCallCUDA(cudaMalloc((void **)&d->x, bytes));
@@ -444,14 +446,21 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   PetscCallCUDA(cudaMallocHost((void **)&d->hstep, sizeof(Step)));
   /* one process: the graph multiplies with the CSR copy, or the sequential jagged matrix itself (an MPI jagged matrix's diagonal block) */
   d->graph = d->size == 1 && s->graph && !s->other;
-  if (d->graph && s->A) {
+  if (d->graph && s->A) { /* a product provided through MatJaggedSetMultSingle() is called at each iteration, not captured */
+    PetscBool ismpi;
+
     PetscCall(PetscObjectTypeCompareAny((PetscObject)s->A, &isseq, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)s->A, &ismpi, MATMPIJDSCUDA, MATMPIPJDSCUDA, ""));
     if (isseq) d->seq = s->A;
-    else {
-      PetscCall(MatMPIAIJGetSeqAIJ(s->A, &Ad, NULL, NULL));
+    else if (ismpi) { /* its diagonal block */
+      PetscErrorCode (*blocks)(Mat, Mat *, Mat *, const PetscInt **) = NULL;
+
+      PetscCall(PetscObjectQueryFunction((PetscObject)s->A, "MatMPIJaggedGetSeqAIJ_C", &blocks));
+      PetscCall((*blocks)(s->A, &Ad, NULL, NULL));
       d->seq = Ad;
-    }
+    } else d->graph = false;
   }
+  s->ingraph = (PetscBool)d->graph;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -33,6 +33,7 @@ typedef struct {
   PC                       other;  /* resolved at set-up: inner, applied in double precision (not none or Jacobi) */
   Vec                      wr, wz; /* double-precision vectors for other: the inner residual and its preconditioned form */
   PetscBool                graph;  /* device loop on one process: replay it as a CUDA graph */
+  PetscBool                ingraph; /* resolved at set-up: the device loop is replayed as a CUDA graph */
   Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
   PetscBool                hascsr;  /* or an AIJ Pmat's CSR in single precision: csr[0] (sequential, or the diagonal block) ... */
