@@ -4,6 +4,7 @@
 #   make install PREFIX=/opt/petsc-jagged [SCALAR=real|complex]
 #   make petsc           only the two PETSc installs;  make petsc-dir [SCALAR=complex] prints one
 #   make device-bundle   pack what the GPU machine needs into .device-bundle/ (see README)
+#   make demo            build what is missing and run the demos (GPU if there is one, else CPU)
 #   make bench           SpMV benchmark on this machine's GPU
 SCALAR  ?= real
 SCALARS := real complex
@@ -14,7 +15,7 @@ JOBS    ?= $(shell nproc)
 petsc_prefix = $(shell scripts/build-petsc --scalar $(1) --print-prefix)
 other_scalar = $(if $(filter real,$(1)),complex,real)
 
-.PHONY: all petsc petsc-dir test install device-bundle bench clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
+.PHONY: all petsc petsc-dir test install device-bundle demo bench clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
 
 all: petsc $(SCALARS:%=plugin-%)
 
@@ -46,6 +47,9 @@ install: plugin-$(SCALAR)
 
 device-bundle: all
 	scripts/device-bundle $(BUILD)
+
+demo: all
+	scripts/demo $(BUILD)
 
 # SpMV benchmark on this machine's GPU (real scalars); on the lent GPU machine use scripts/device-bench
 bench: plugin-real
