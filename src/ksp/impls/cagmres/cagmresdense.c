@@ -51,6 +51,48 @@ static PetscErrorCode CopyToDevice(KSP ksp, const PetscScalar *h, PetscInt n, cu
 }
 #endif
 
+#if defined(PETSC_HAVE_CUDA) && defined(PETSC_USE_COMPLEX)
+/*
+  C (p x q, host) = A^H B for device blocks of nloc rows, through real GEMMs on the interleaved storage:
+  Re C = [Ar; Ai]^T [Br; Bi] and Im C = [Ar; Ai]^T [Bi; -Br], the latter from a copy of -i B. cuBLAS'
+  ZGEMM with CUBLAS_OP_C on these tall-skinny blocks ran at 70 GFLOP/s on an H100 (CA-GMRES 2x slower
+  than GMRES on a complex Helmholtz problem); DGEMM with CUBLAS_OP_T runs at the memory bandwidth.
+*/
+static PetscErrorCode BlockInnerComplexDevice(KSP ksp, cublasHandle_t handle, cudaStream_t stream, const PetscScalar *A, const PetscScalar *B, PetscInt p, PetscInt q, PetscScalar *C)
+{
+  KSP_CAGMRES          *ca = (KSP_CAGMRES *)ksp->data;
+  const double          one = 1.0, zero = 0.0;
+  const cuDoubleComplex minus_i = {0.0, -1.0};
+  double               *re = (double *)ca->dwork, *h;
+  PetscBLASInt          bp, bq, bk, blda, bn;
+
+  PetscFunctionBegin;
+  if (ca->ndscaled < ca->nloc * q) {
+    if (ca->dscaled) PetscCallCUDA(cudaFree(ca->dscaled));
+    PetscCallCUDA(cudaMalloc((void **)&ca->dscaled, sizeof(PetscScalar) * ca->nloc * q));
+    ca->ndscaled = ca->nloc * q;
+  }
+  PetscCall(PetscBLASIntCast(p, &bp));
+  PetscCall(PetscBLASIntCast(q, &bq));
+  PetscCall(PetscBLASIntCast(2 * ca->nloc, &bk));
+  PetscCall(PetscBLASIntCast(2 * ca->lda, &blda));
+  PetscCall(PetscBLASIntCast(ca->nloc * q, &bn));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA(cudaMemcpy2DAsync(ca->dscaled, sizeof(PetscScalar) * ca->nloc, B, sizeof(PetscScalar) * ca->lda, sizeof(PetscScalar) * ca->nloc, q, cudaMemcpyDeviceToDevice, stream));
+  PetscCallCUBLAS(cublasZscal(handle, bn, &minus_i, (cuDoubleComplex *)ca->dscaled, 1));
+  PetscCallCUBLAS(cublasDgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, bp, bq, bk, &one, (const double *)A, blda, (const double *)B, blda, &zero, re, bp));
+  PetscCallCUBLAS(cublasDgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, bp, bq, bk, &one, (const double *)A, blda, (const double *)ca->dscaled, bk, &zero, re + p * q, bp));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(8.0 * p * q * ca->nloc));
+  PetscCall(PetscMalloc1(2 * p * q, &h));
+  PetscCallCUDA(cudaMemcpyAsync(h, re, 2 * p * q * sizeof(double), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  for (PetscInt k = 0; k < p * q; k++) C[k] = h[k] + PETSC_i * h[p * q + k];
+  PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /*
   C (p x q, host, leading dimension p) = Q(:, c0:c0+p)^H Q(:, c1:c1+q), summed over the processes
 */
@@ -79,12 +121,16 @@ PetscErrorCode KSPCAGMRESBlockInner(KSP ksp, PetscInt c0, PetscInt p, PetscInt c
 
       PetscCall(PetscCUBLASGetHandle(&handle));
       PetscCall(PetscGetCurrentCUDAStream(&stream));
+  #if defined(PETSC_USE_COMPLEX)
+      PetscCall(BlockInnerComplexDevice(ksp, handle, stream, a + c0 * ca->lda, a + c1 * ca->lda, p, q, C));
+  #else
       PetscCall(PetscLogGpuTimeBegin());
       PetscCallCUBLAS(cublasXgemm(handle, CUBLAS_OP_C, CUBLAS_OP_N, bp, bq, bn, &one, a + c0 * ca->lda, blda, a + c1 * ca->lda, blda, &zero, ca->dwork, bp));
       PetscCall(PetscLogGpuTimeEnd());
       PetscCall(PetscLogGpuFlops(2.0 * p * q * ca->nloc));
       PetscCallCUDA(cudaMemcpyAsync(C, ca->dwork, p * q * sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
       PetscCallCUDA(cudaStreamSynchronize(stream));
+  #endif
 #endif
     }
     PetscCall(BasisRestoreArray(ksp, &a));
@@ -364,7 +410,10 @@ PetscErrorCode KSPCAGMRESDenseReset(KSP ksp)
   PetscCall(MatDestroy(&ca->Q));
 #if defined(PETSC_HAVE_CUDA)
   if (ca->dwork) PetscCallCUDA(cudaFree(ca->dwork));
+  if (ca->dscaled) PetscCallCUDA(cudaFree(ca->dscaled));
 #endif
-  ca->dwork = NULL;
+  ca->dwork    = NULL;
+  ca->dscaled  = NULL;
+  ca->ndscaled = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

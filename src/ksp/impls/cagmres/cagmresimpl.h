@@ -31,6 +31,8 @@ typedef struct {
   Vec         *qcol;    /* m+1 Vecs showing the columns of Q (arrays placed on demand) */
   PetscBool    device;  /* Q and the vectors live on a CUDA device */
   PetscScalar *dwork;   /* device scratch for the small matrices, (m+1) x (s+1) */
+  PetscScalar *dscaled; /* complex builds, device: -i times a block of the basis (KSPCAGMRESBlockInner()), ndscaled entries */
+  PetscInt     ndscaled;
   PetscInt     nloc, lda;
   Vec          soltemp; /* KSPBuildSolution() without a destination */
 
