@@ -307,17 +307,7 @@ public:
     LongRowKernel<<<Blocks(f.nlong + 1LL), kThreads, 0, stream_>>>(f.nlong, f.nlong_block, order_, long_scan_.get(), chunk_scan_.get(), a[4], a[5], a[7]);
     if (f.long_nnz > 0) LongSlotKernel<<<Blocks(f.long_nnz), kThreads, 0, stream_>>>(f.long_nnz, f.nlong, a[4], a[5], rowptr_, colidx_, a[6], a[8] + f.nstored);
     JAGGED_CUDA_TRY(cudaGetLastError());
-    d->nrows       = f.nrows;
-    d->ncols       = f.ncols;
-    d->nsorted     = f.nsorted;
-    d->ndiag       = f.ndiag;
-    d->nstored     = f.nstored;
-    d->nlong       = f.nlong;
-    d->nlong_block = f.nlong_block;
-    d->nchunks     = nchunks_;
-    d->nslots      = f.nslots;
-    if (f.ndiag <= kMaxConstantDiagonals) d->diagstart_host = diagstart;
-    else d->diagstart_host.clear();
+    DeviceFormatSetSizes(f, nchunks_, diagstart, d);
     return cudaSuccess;
   }
 

@@ -317,6 +317,21 @@ cudaError_t DeviceFormatAllocate(const size_t size[kDeviceFormatArrays], DeviceF
   return cudaSuccess;
 }
 
+void DeviceFormatSetSizes(const Format &f, int nchunks, const std::vector<int> &diagstart, DeviceFormat *d)
+{
+  d->nrows       = f.nrows;
+  d->ncols       = f.ncols;
+  d->nsorted     = f.nsorted;
+  d->ndiag       = f.ndiag;
+  d->nstored     = f.nstored;
+  d->nlong       = f.nlong;
+  d->nlong_block = f.nlong_block;
+  d->nchunks     = nchunks;
+  d->nslots      = f.nslots;
+  if (f.ndiag <= kMaxConstantDiagonals) d->diagstart_host = diagstart;
+  else d->diagstart_host.clear();
+}
+
 cudaError_t DeviceFormatCreate(const Format &f, DeviceFormat *d, cudaStream_t stream)
 {
   const std::vector<int>  chunkptr                     = ChunkPointers(f);
@@ -332,17 +347,7 @@ cudaError_t DeviceFormatCreate(const Format &f, DeviceFormat *d, cudaStream_t st
     DeviceFormatDestroy(d);
     return err;
   }
-  d->nrows       = f.nrows;
-  d->ncols       = f.ncols;
-  d->nsorted     = f.nsorted;
-  d->ndiag       = f.ndiag;
-  d->nstored     = f.nstored;
-  d->nlong       = f.nlong;
-  d->nlong_block = f.nlong_block;
-  d->nchunks     = chunkptr.back();
-  d->nslots      = f.nslots;
-  if (f.ndiag <= kMaxConstantDiagonals) d->diagstart_host = f.diagstart;
-  else d->diagstart_host.clear();
+  DeviceFormatSetSizes(f, chunkptr.back(), f.diagstart, d);
   return cudaSuccess;
 }
 

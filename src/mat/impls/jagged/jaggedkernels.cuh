@@ -55,6 +55,9 @@ cudaError_t DeviceFormatAllocate(const size_t size[kDeviceFormatArrays], DeviceF
 /* Copies the index arrays of format to the device on stream into an empty dformat; format may be freed on return */
 cudaError_t DeviceFormatCreate(const Format &format, DeviceFormat *dformat, cudaStream_t stream);
 
+/* The sizes of format (nchunks long-row chunks, diagstart its diagonal starts) into dformat, for its launches */
+void DeviceFormatSetSizes(const Format &format, int nchunks, const std::vector<int> &diagstart, DeviceFormat *dformat);
+
 /* Frees the device arrays of dformat and resets it */
 cudaError_t DeviceFormatDestroy(DeviceFormat *dformat);
 
