@@ -182,7 +182,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   PetscHMapI          ext;
   MatPowersRemoteRows rr = {0};
   Vec                 x, zext;
-  IS                  isto;
+  IS                  isghost, isto;
   MatInfo             info;
 
   PetscFunctionBegin;
@@ -250,13 +250,14 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   }
 
   /* the one scatter: global vector -> the ghost part of the extended vector (the own part is a copy) */
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder - mpk->nown, order + mpk->nown, PETSC_COPY_VALUES, &mpk->isext));
-  PetscCall(PetscFree(order));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder - mpk->nown, order + mpk->nown, PETSC_USE_POINTER, &isghost));
   PetscCall(ISCreateStride(PETSC_COMM_SELF, mpk->ncols - mpk->nown, mpk->nown, 1, &isto));
   PetscCall(MatCreateVecs(A, &x, NULL));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, mpk->ncols, &zext));
-  PetscCall(VecScatterCreate(x, mpk->isext, zext, isto, &mpk->scatter));
+  PetscCall(VecScatterCreate(x, isghost, zext, isto, &mpk->scatter));
+  PetscCall(ISDestroy(&isghost));
   PetscCall(ISDestroy(&isto));
+  PetscCall(PetscFree(order));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&zext));
 
@@ -412,7 +413,6 @@ PetscErrorCode MatPowersGhostReset(MatPowers mpk)
   PetscCall(PetscFree(mpk->cols));
   PetscCall(PetscFree(mpk->vals));
   for (PetscInt b = 0; b < 2; b++) PetscCall(PetscSFDestroy(&mpk->sfvals[b]));
-  PetscCall(ISDestroy(&mpk->isext));
   PetscCall(VecScatterDestroy(&mpk->scatter));
   PetscCall(MatDestroy(&mpk->R));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&mpk->Z[i]));

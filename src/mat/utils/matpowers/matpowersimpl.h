@@ -53,7 +53,6 @@ struct _p_MatPowers {
   PetscInt    *cols;    /* their extended column indices */
   PetscScalar *vals;    /* their values, fetched again when A's values change */
   PetscSF      sfvals[2]; /* the values from the owners' diagonal [0] and off-diagonal [1] blocks */
-  IS           isext;   /* global indices of the ghost columns (depth 1..s) */
   VecScatter   scatter; /* global vector -> ghost part of an extended vector: the one halo exchange per apply */
   Mat          R;       /* the remote rows, (nrows - nown) x ncols, in the type of A's diagonal block; NULL without */
   Vec          Z[3];    /* extended work vectors, used round robin */
