@@ -2,7 +2,9 @@ static char help[] = "Checks PCSPCG's GPU inner loop against its host twin: z = 
   -n <4000>     rows\n\
   -apply <3>    applications (the graph is replayed after the first)\n\
   -tol <1e-5>   bound on ||z_gpu - z_host|| / ||z_host|| (single-precision rounding, 6e-8 a step, amplified by the inner steps)\n\
-  -csr          the operator as AIJCUSPARSE (GPU) and AIJ (host): PCSPCG's single-precision CSR copy and its host twin\n\
+  -csr          the operator as AIJCUSPARSE (GPU) and AIJ (host): PCSPCG's single-precision CSR (or DIA) copy and its host twin\n\
+  -view         view both PCs (the GPU's first)\n\
+  -banded       the random entries on 7 fixed diagonals (offsets 0, +-1, +-3, +-40): the copy of -csr is DIA\n\
   -inner <type> the inner CG's preconditioner (PCSPCGSetInnerPC()): none, jacobi (single precision), or another (double)\n\
   PCSPCG options (-pc_spcg_max_it, -pc_spcg_jacobi, -pc_spcg_rtol, -pc_spcg_cuda_graph) apply to both.\n\n";
 
@@ -33,6 +35,33 @@ static PetscErrorCode RandomSPD(PetscInt n, PetscRandom rnd, Mat *A)
       PetscCall(MatSetValue(*A, j, j, -v + 0.05, ADD_VALUES));
     }
     PetscCall(MatSetValue(*A, i, i, 1e-2, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A random SPD matrix with its entries on the diagonals 0, +-1, +-3, +-40: off-diagonal entries in (-1.1, -0.1], diagonal 6.7 (dominant) */
+static PetscErrorCode RandomBanded(PetscInt n, PetscRandom rnd, Mat *A)
+{
+  const PetscInt offset[3] = {1, 3, 40};
+  PetscInt       rstart, rend;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 7, NULL, 7, NULL, A));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    for (PetscInt k = 0; k < 3; k++) {
+      const PetscInt j = i + offset[k];
+      PetscScalar    v;
+
+      PetscCall(PetscRandomGetValue(rnd, &v));
+      v = -(0.1 + PetscRealPart(v));
+      if (j >= n) continue;
+      PetscCall(MatSetValue(*A, i, j, v, INSERT_VALUES));
+      PetscCall(MatSetValue(*A, j, i, v, INSERT_VALUES));
+    }
+    PetscCall(MatSetValue(*A, i, i, 6.7, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
@@ -73,7 +102,7 @@ int main(int argc, char **argv)
   PC          pcg, pch;
   Vec         rg, zg, rh, zh;
   PetscRandom rnd;
-  PetscBool   csr = PETSC_FALSE;
+  PetscBool   csr = PETSC_FALSE, banded = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -83,7 +112,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));
-  PetscCall(RandomSPD(n, rnd, &A));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-banded", &banded, NULL));
+  if (banded) PetscCall(RandomBanded(n, rnd, &A));
+  else PetscCall(RandomSPD(n, rnd, &A));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-csr", &csr, NULL));
   if (csr) { /* the single-precision CSR copy: AIJCUSPARSE on the GPU, its host twin for AIJ */
     PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ag));
@@ -117,6 +148,7 @@ int main(int argc, char **argv)
   PetscCall(PCSPCGGetInnerIterations(pch, &ah, &ih));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inner iterations: GPU %" PetscInt_FMT " in %" PetscInt_FMT " applications, host %" PetscInt_FMT " in %" PetscInt_FMT "\n", ig, ag, ih, ah));
   PetscCall(PCViewFromOptions(pcg, NULL, "-view"));
+  PetscCall(PCViewFromOptions(pch, NULL, "-view"));
   PetscCheck(ag == napply && ah == napply && ig == ih && ig > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The loops ran different inner iterations");
   PetscCheck(worst <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "GPU and host inner loops differ by %g > %g", (double)worst, (double)tol);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GPU inner loop matches its host twin: %.2e <= %.1e\n", (double)worst, (double)tol));

@@ -77,8 +77,23 @@ static PetscErrorCode PCSPCGResolveInner(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = A x for a DIA block: host twin of the device DIA kernel (spcgdia.cu) */
+static void SPCGDIAMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  for (PetscInt i = 0; i < c->nrows; i++) {
+    PetscJaggedScalarSingle sum = 0;
+
+    for (PetscInt d = 0; d < c->ndiag; d++) {
+      const PetscInt col = i + c->offset[d];
+
+      if (col >= 0 && col < c->ncols) sum += c->a[d * c->nrows + i] * x[col];
+    }
+    y[i] = sum;
+  }
+}
+
 /* y[rows[r]] (+)= (A x)[r] for one block of the CSR copy: host twin of the device CSR kernel (spcgcsr.cu) */
-static void SPCGCSRMultHost(const PCSPCGCSR *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+static void SPCGCSRMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
   for (PetscInt r = 0; r < c->nrows; r++) {
     const PetscInt          row = c->rows ? c->rows[r] : r;
@@ -101,7 +116,8 @@ static PetscErrorCode SPCGMultSingle(PC pc, const PetscJaggedScalarSingle x[], P
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (s->sf) PetscCall(PetscSFBcastBegin(s->sf, unit, x, s->ghosts, MPI_REPLACE));
-  SPCGCSRMultHost(&s->csr[0], x, PETSC_FALSE, y);
+  if (s->csr[0].ndiag) SPCGDIAMultHost(&s->csr[0], x, y);
+  else SPCGCSRMultHost(&s->csr[0], x, PETSC_FALSE, y);
   if (s->sf) {
     PetscCall(PetscSFBcastEnd(s->sf, unit, x, s->ghosts, MPI_REPLACE));
     SPCGCSRMultHost(&s->csr[1], s->ghosts, PETSC_TRUE, y);
@@ -387,6 +403,7 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscCall(PetscOptionsReal("-pc_spcg_rtol", "Stop the inner CG at this relative residual reduction (0: run all iterations)", "PCSPCG", s->rtol, &s->rtol, NULL));
   PetscCheck(s->rtol >= 0 && s->rtol < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_rtol must be in [0, 1), not %g", (double)s->rtol);
   PetscCall(PetscOptionsBool("-pc_spcg_jacobi", "Jacobi preconditioning inside the inner CG", "PCSPCG", s->jacobi, &s->jacobi, NULL));
+  PetscCall(PetscOptionsEnum("-pc_spcg_format", "Format of the single-precision copy of an AIJ operator (of its diagonal block): DIA where its entries lie on few diagonals", "PCSPCG", PCSPCGFormats, (PetscEnum)s->format, (PetscEnum *)&s->format, NULL));
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCG", s->graph, &s->graph, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -439,7 +456,14 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->hascsr ? (s->sf ? "the CSR values of its diagonal and off-diagonal blocks in single precision, ghosts exchanged in single precision" : "its CSR values in single precision, with its own indices") : (s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet")));
+  if (s->hascsr) {
+    char block[64] = "its CSR values, with its own indices";
+
+    if (s->csr[0].ndiag) PetscCall(PetscSNPrintf(block, sizeof(block), "its values on its %" PetscInt_FMT " diagonals (DIA)", s->csr[0].ndiag));
+    if (s->sf) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s, off-diagonal block CSR, ghosts exchanged in single precision\n", s->csr[0].ndiag ? "DIA" : "CSR"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s, in single precision\n", block));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
+  if (s->hascsr && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->inner) {
     PCType type;
 
@@ -493,6 +517,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 +  -pc_spcg_max_it <50> - inner iterations at most
 .  -pc_spcg_rtol <0>    - stop the inner iterations earlier at this relative residual (0: never)
 .  -pc_spcg_jacobi      - Jacobi preconditioning inside the inner CG
+.  -pc_spcg_format <auto,csr,dia> - format of the single-precision copy of an AIJ operator (of its diagonal block)
 -  -pc_spcg_cuda_graph <true> - on one process, capture the GPU inner iterations once into a CUDA graph and replay it
 
    Level: intermediate
@@ -501,9 +526,14 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    B r is a few CG steps, not a fixed linear operator: use it with a flexible outer method
    (`KSPMPCG`, `KSPFCG`, `KSPGCR`, `KSPFGMRES`). The operator should be symmetric (Hermitian) positive
    definite. A `MATJDSCUDA` or `MATPJDSCUDA` operator multiplies with its own single-precision copy
-   (`MatJaggedMultSingle()`); a `MATSEQAIJCUSPARSE` (or `MATSEQAIJ`) operator with its CSR values
-   rounded to single precision on the device (host), its own indices and a CSR kernel, made in one pass
-   over the values; any other assembled matrix (the MPI AIJ types among them) gets a private `MATPJDSCUDA` copy. The
+   (`MatJaggedMultSingle()`). A `MATSEQAIJCUSPARSE` (or `MATSEQAIJ`) operator, and the diagonal and
+   off-diagonal blocks of a `MATMPIAIJCUSPARSE` (`MATMPIAIJ`) one, get single-precision copies made on the
+   device (host): where all entries of the (diagonal) block lie on at most 32 diagonals and DIA moves at
+   most 0.8 of CSR's bytes (a structured-grid operator, such as a `DMDA` stencil), the values stored
+   diagonal by diagonal, without column indices (DIA, about half of CSR's bytes for a 7-point stencil);
+   else the CSR values rounded, with the matrix's own indices. `-pc_spcg_format` forces either. The
+   product by a CSR or DIA copy also sums p'Ap inside the inner loop. Any other assembled matrix gets a
+   private `MATPJDSCUDA` copy. The
    right-hand side is scaled to unit norm before it is rounded to single precision. An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 

@@ -1,7 +1,9 @@
 /*
    PCSPCG's single-precision copy of an AIJ operator (MATSEQAIJ(CUSPARSE), or the diagonal and
    off-diagonal blocks of MATMPIAIJ(CUSPARSE)): the CSR values rounded to single precision and the
-   product by a CSR kernel with a group of lanes per row (a power of two near half the mean row length).
+   product by a CSR kernel with a group of lanes per row (a power of two near half the mean row length),
+   or, when the (diagonal) block's entries lie on few diagonals, its DIA copy (spcgdia.cu). Inside the
+   inner loop the product also sums p'Ap and is skipped once the loop has stopped.
    A block without empty rows on the GPU keeps the matrix's own device row offsets and columns and is
    rounded in one kernel from the device values, so the set-up costs one pass over the values; a block
    with empty rows (the off-diagonal block: only the boundary rows have entries) stores its nonempty
@@ -9,17 +11,10 @@
    the matrix's own halo exchange, overlapped with the diagonal block's product. The host twin is
    SPCGMultSingle() in spcg.c.
 */
-#include "spcgimpl.h"
 #include <petscdevice_cuda.h>
-#include "../../../mat/impls/jagged/seq/seqjagged.h"
-#include "../../../mat/impls/jagged/jaggeddevicescalar.cuh"
+#include "spcgkernels.cuh"
 
 namespace {
-
-using S = jagged::gpu::DeviceScalar<MatJaggedHostSingle>;
-using D = jagged::gpu::DeviceScalar<MatJaggedHostScalar>;
-
-constexpr int kThreads = 256;
 
 __global__ void RoundKernel(PetscInt nnz, const D *a, S *as)
 {
@@ -32,50 +27,74 @@ __global__ void RoundKernel(PetscInt nnz, const D *a, S *as)
   }
 }
 
-/* y[rows[r]] (+)= (A x)[r], VS lanes a stored row; every lane takes part in the shuffles */
+/*
+  y[rows[r]] (+)= (A x)[r], VS lanes a stored row, in a grid-stride loop whose trips are the same for a whole
+  warp (every lane takes part in the shuffles); unless *stopped: with dot, dot += p[rows[r]]' (A x)[r]
+*/
 template <int VS>
-__global__ void CSRMultKernel(int n, const int *ia, const int *ja, const int *rows, const S *a, const S *x, bool add, S *y)
+__global__ void CSRMultKernel(int n, const int *ia, const int *ja, const int *rows, const S *a, const S *x, bool add, S *y, const int *stopped, const S *p, D *dot)
 {
-  const int r = (int)((blockIdx.x * (long long)blockDim.x + threadIdx.x) / VS), lane = threadIdx.x % VS;
-  S         sum = S(0);
+  const long long groups = (long long)gridDim.x * blockDim.x / VS;
+  const int       lane   = threadIdx.x % VS;
+  D               py     = 0;
 
-  if (r < n) {
-    const int end = jagged::gpu::LoadRO(ia + r + 1);
-    for (int k = jagged::gpu::LoadRO(ia + r) + lane; k < end; k += VS) sum = jagged::gpu::MulAdd(jagged::gpu::LoadStream(a + k), jagged::gpu::LoadRO(x + jagged::gpu::LoadStream(ja + k)), sum);
+  if (stopped && *stopped) return; /* the inner loop has stopped: the product is not used */
+  for (long long r0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x - threadIdx.x % 32) / VS; r0 < n; r0 += groups) {
+    const long long r   = r0 + (threadIdx.x % 32) / VS;
+    S               sum = S(0);
+
+    if (r < n) {
+      const int end = jagged::gpu::LoadRO(ia + r + 1);
+      for (int k = jagged::gpu::LoadRO(ia + r) + lane; k < end; k += VS) sum = jagged::gpu::MulAdd(jagged::gpu::LoadStream(a + k), jagged::gpu::LoadRO(x + jagged::gpu::LoadStream(ja + k)), sum);
+    }
+    for (int delta = VS / 2; delta > 0; delta /= 2) sum += jagged::gpu::ShuffleDown(sum, delta);
+    if (r < n && lane == 0) {
+      const int row = rows ? rows[r] : (int)r;
+      y[row]        = add ? y[row] + sum : sum;
+      if (dot) py += ToDouble(Conj(p[row]) * sum);
+    }
   }
-  for (int delta = VS / 2; delta > 0; delta /= 2) sum += jagged::gpu::ShuffleDown(sum, delta);
-  if (r < n && lane == 0) {
-    const int row = rows ? rows[r] : r;
-    y[row]        = add ? y[row] + sum : sum;
-  }
+  if (dot) BlockSumTo(py, dot);
 }
 
 template <int VS>
-void LaunchMult(const PCSPCGCSR &c, const S *x, bool add, S *y, cudaStream_t stream)
+void LaunchMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const int *stopped, const S *p, D *dot, cudaStream_t stream)
 {
-  const long long threads = (long long)c.nrows * VS;
-
-  CSRMultKernel<VS><<<(unsigned)PetscMax((threads + kThreads - 1) / kThreads, 1), kThreads, 0, stream>>>((int)c.nrows, c.i, c.j, c.rows, reinterpret_cast<const S *>(c.a), x, add, y);
+  CSRMultKernel<VS><<<BlocksFor(c.nrows * VS), kThreads, 0, stream>>>((int)c.nrows, c.i, c.j, c.rows, reinterpret_cast<const S *>(c.a), x, add, y, stopped, p, dot);
 }
 
-/* y (+)= A x for one block: lanes a row about half the mean row length (measured on an H100, 7-point rows: 2 and 4 lanes 12% faster than 8, 1 lane slower) */
-PetscErrorCode CSRMult(const PCSPCGCSR &c, const S *x, bool add, S *y, cudaStream_t stream)
+/*
+  y (+)= A x for one block: DIA, or CSR with lanes a row about half the mean row length (measured on an
+  H100, 7-point rows: 2 and 4 lanes 12% faster than 8, 1 lane slower); with dot, dot += p' (A x)
+*/
+PetscErrorCode BlockMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const int *stopped, const S *p, D *dot, cudaStream_t stream)
 {
   const PetscInt mean = c.nrows ? c.nnz / c.nrows : 0;
 
   PetscFunctionBegin;
   if (!c.nrows) PetscFunctionReturn(PETSC_SUCCESS);
-  if (mean <= 4) LaunchMult<2>(c, x, add, y, stream);
-  else if (mean <= 8) LaunchMult<4>(c, x, add, y, stream);
-  else if (mean <= 16) LaunchMult<8>(c, x, add, y, stream);
-  else if (mean <= 32) LaunchMult<16>(c, x, add, y, stream);
-  else LaunchMult<32>(c, x, add, y, stream);
+  if (c.ndiag) { /* only a diagonal block: y = A x, p = x */
+    PetscCall(PCSPCGDIAMultDevice(&c, reinterpret_cast<const PetscJaggedScalarSingle *>(x), reinterpret_cast<PetscJaggedScalarSingle *>(y), stopped, reinterpret_cast<PetscScalar *>(dot), stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (mean <= 4) LaunchMult<2>(c, x, add, y, stopped, p, dot, stream);
+  else if (mean <= 8) LaunchMult<4>(c, x, add, y, stopped, p, dot, stream);
+  else if (mean <= 16) LaunchMult<8>(c, x, add, y, stopped, p, dot, stream);
+  else if (mean <= 32) LaunchMult<16>(c, x, add, y, stopped, p, dot, stream);
+  else LaunchMult<32>(c, x, add, y, stopped, p, dot, stream);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+bool HasEmptyRow(PetscInt m, const PetscInt *ai)
+{
+  for (PetscInt r = 0; r < m; r++)
+    if (ai[r + 1] == ai[r]) return true;
+  return false;
+}
+
 /* The nonempty rows of B's host CSR, values in single precision, on the host or copied to the device */
-PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGCSR *c)
+PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGBlock *c)
 {
   const PetscScalar       *aa;
   PetscInt                *i, *j, *rows, n = 0;
@@ -126,13 +145,14 @@ PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt
 } // namespace
 
 /*
-  The single-precision CSR of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
-  the host: B's own indices and the values rounded where B has no empty row, else its nonempty rows
+  The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
+  the host: DIA when format allows and it pays, else CSR: B's own indices and the values rounded where
+  B has no empty row, else its nonempty rows
 */
-static PetscErrorCode PCSPCGCSRCreate(Mat B, PetscBool device, PCSPCGCSR *c)
+static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
 {
   const PetscInt *ai, *aj;
-  PetscInt        m, empty = 0;
+  PetscInt        m;
   PetscBool       done;
 
   PetscFunctionBegin;
@@ -141,8 +161,10 @@ static PetscErrorCode PCSPCGCSRCreate(Mat B, PetscBool device, PCSPCGCSR *c)
   PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
   c->nnz = ai[m];
-  for (PetscInt r = 0; r < m; r++) empty += ai[r + 1] == ai[r];
-  if (empty) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
+  PetscCall(MatGetSize(B, NULL, &c->ncols));
+  PetscCall(PCSPCGDIACreate(B, m, ai, aj, device, format, c));
+  if (c->ndiag) PetscCall(PetscInfo(B, "Single-precision copy in DIA format: %" PetscInt_FMT " diagonals\n", c->ndiag));
+  else if (HasEmptyRow(m, ai)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
   else if (device) { /* device indices as they are (without empty rows AIJCUSPARSE does not compress them) */
     const PetscInt *di, *dj;
     PetscScalar    *da;
@@ -174,7 +196,7 @@ static PetscErrorCode PCSPCGCSRCreate(Mat B, PetscBool device, PCSPCGCSR *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGCSRDestroy(PCSPCGCSR *c)
+static PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
 {
   PetscFunctionBegin;
   if (c->device) {
@@ -203,9 +225,9 @@ PetscErrorCode PCSPCGCSRSetUp(PC pc, Mat P, PetscBool mpi, PetscBool gpu)
     PetscCall(MatGetLocalSize(Ao, NULL, &s->nghosts));
     if (gpu) PetscCallCUDA(cudaMalloc((void **)&s->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(s->nghosts, 1)));
     else PetscCall(PetscMalloc1(PetscMax(s->nghosts, 1), &s->ghosts));
-    PetscCall(PCSPCGCSRCreate(Ao, gpu, &s->csr[1]));
+    PetscCall(PCSPCGBlockCreate(Ao, gpu, PCSPCG_FORMAT_CSR, &s->csr[1]));
   }
-  PetscCall(PCSPCGCSRCreate(Ad, gpu, &s->csr[0]));
+  PetscCall(PCSPCGBlockCreate(Ad, gpu, s->format, &s->csr[0]));
   s->hascsr = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -217,7 +239,7 @@ PetscErrorCode PCSPCGCSRReset(PC pc)
   PetscFunctionBegin;
   if (s->csr[0].device) PetscCallCUDA(cudaFree(s->ghosts));
   else PetscCall(PetscFree(s->ghosts));
-  for (PetscInt b = 0; b < 2; b++) PetscCall(PCSPCGCSRDestroy(&s->csr[b]));
+  for (PetscInt b = 0; b < 2; b++) PetscCall(PCSPCGBlockDestroy(&s->csr[b]));
   s->ghosts  = NULL;
   s->nghosts = 0;
   s->hascsr  = PETSC_FALSE;
@@ -225,20 +247,26 @@ PetscErrorCode PCSPCGCSRReset(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], cudaStream_t);
+PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 
-/* y = A x in single precision on stream (one process: capturable into a CUDA graph); several: the ghosts cross during the diagonal block's product */
-PetscErrorCode PCSPCGCSRMultDevice(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], cudaStream_t stream)
+/*
+  y = A x in single precision on stream (one process: capturable into a CUDA graph); several: the ghosts
+  cross during the diagonal block's product. Unless *stopped (device memory, may be NULL): with dot
+  (device memory, may be NULL), dot += x'y.
+*/
+PetscErrorCode PCSPCGCSRMultDevice(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
 {
   PC_SPCG     *s    = (PC_SPCG *)pc->data;
   MPI_Datatype unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
+  const S     *xs   = reinterpret_cast<const S *>(x);
+  D           *ds   = reinterpret_cast<D *>(dot);
 
   PetscFunctionBegin;
   if (s->sf) PetscCall(PetscSFBcastWithMemTypeBegin(s->sf, unit, PETSC_MEMTYPE_DEVICE, x, PETSC_MEMTYPE_DEVICE, s->ghosts, MPI_REPLACE));
-  PetscCall(CSRMult(s->csr[0], reinterpret_cast<const S *>(x), false, reinterpret_cast<S *>(y), stream));
+  PetscCall(BlockMult(s->csr[0], xs, false, reinterpret_cast<S *>(y), stopped, xs, ds, stream));
   if (s->sf) {
     PetscCall(PetscSFBcastEnd(s->sf, unit, x, s->ghosts, MPI_REPLACE));
-    PetscCall(CSRMult(s->csr[1], reinterpret_cast<const S *>(s->ghosts), true, reinterpret_cast<S *>(y), stream));
+    PetscCall(BlockMult(s->csr[1], reinterpret_cast<const S *>(s->ghosts), true, reinterpret_cast<S *>(y), stopped, xs, ds, stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

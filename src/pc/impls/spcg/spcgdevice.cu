@@ -9,15 +9,9 @@
 #include "spcgimpl.h"
 #include <petscdevice_cuda.h>
 #include "../../../mat/impls/jagged/seq/seqjagged.h"
-#include "../../../mat/impls/jagged/jaggeddevicescalar.cuh"
+#include "spcgkernels.cuh"
 
 namespace {
-
-using S = jagged::gpu::DeviceScalar<MatJaggedHostSingle>; /* inner vectors: float or complex float */
-using D = jagged::gpu::DeviceScalar<MatJaggedHostScalar>; /* sums and outer vectors: double or complex double */
-
-constexpr int kThreads   = 256;
-constexpr int kMaxBlocks = 2048;
 
 /* The sums of one inner iteration k: p'Ap of step k, then r'z and r'r of the residual it leaves */
 struct Step {
@@ -36,74 +30,6 @@ struct Status {
   int       cont_off; /* continuation stopped for this solve */
   int       drift;    /* this application found the continued direction drifted: stop continuing */
 };
-
-#if defined(PETSC_USE_COMPLEX)
-__device__ __forceinline__ double Re(D v)
-{
-  return v.real();
-}
-__device__ __forceinline__ S Conj(S v)
-{
-  return cuda::std::conj(v);
-}
-__device__ __forceinline__ D Conj(D v)
-{
-  return cuda::std::conj(v);
-}
-__device__ __forceinline__ double Abs(D v)
-{
-  return cuda::std::abs(v);
-}
-__device__ __forceinline__ S ToSingle(D v)
-{
-  return {(float)v.real(), (float)v.imag()};
-}
-__device__ __forceinline__ D ToDouble(S v)
-{
-  return {v.real(), v.imag()};
-}
-#else
-__device__ __forceinline__ double Re(double v)
-{
-  return v;
-}
-__device__ __forceinline__ float Conj(float v)
-{
-  return v;
-}
-__device__ __forceinline__ double Conj(double v)
-{
-  return v;
-}
-__device__ __forceinline__ double Abs(double v)
-{
-  return fabs(v);
-}
-__device__ __forceinline__ float ToSingle(double v)
-{
-  return (float)v;
-}
-__device__ __forceinline__ double ToDouble(float v)
-{
-  return v;
-}
-#endif
-
-/* sum over the block of v, added atomically to *out by thread 0 */
-__device__ void BlockSumTo(D v, D *out)
-{
-  __shared__ D partial[kThreads / 32];
-  const int    lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-
-  v = jagged::gpu::WarpSum(v);
-  if (lane == 0) partial[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < kThreads / 32 ? partial[lane] : D(0);
-    v = jagged::gpu::WarpSum(v);
-    if (lane == 0) jagged::gpu::AtomicAdd(out, v);
-  }
-}
 
 /*
   r = b / ||b||, x = 0; unless the inner PC runs in double (other): z = D^{-1} r (z is r without Jacobi) and
@@ -248,11 +174,6 @@ __global__ void FinishKernel(int n, D *out, double scale, const S *x, const S *z
   }
 }
 
-unsigned BlocksFor(PetscInt n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + kThreads - 1) / kThreads, (PetscInt)kMaxBlocks));
-}
-
 } // namespace
 
 struct _n_PCSPCGDevice {
@@ -273,7 +194,7 @@ struct _n_PCSPCGDevice {
   PetscLogDouble   flops_mult, flops_vec; /* of one inner iteration */
 };
 
-PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], cudaStream_t);
+PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 
 /* Sums a part of steps[k] over the processes (through the host: the device's MPI need not be CUDA-aware) */
 static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, size_t offset, PetscMPIInt count, cudaStream_t stream)
@@ -337,11 +258,14 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
     PetscCallCUDA(cudaGetLastError());
   }
   for (PetscInt k = 0; k < s->max_it; k++) {
-    if (s->hascsr) PetscCall(PCSPCGCSRMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
-    else if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
-    else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
-    DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
-    PetscCallCUDA(cudaGetLastError());
+    if (s->hascsr) { /* the product sums p'q itself */
+      PetscCall(PCSPCGCSRMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
+    } else {
+      if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
+      else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
+      DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
+      PetscCallCUDA(cudaGetLastError());
+    }
     if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
     UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());

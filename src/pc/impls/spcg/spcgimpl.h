@@ -13,15 +13,31 @@ typedef struct _n_PCSPCGDevice *PCSPCGDevice;
 /* continuation stops when |beta r'p_last| exceeds this fraction of r'z (see PCApply_SPCG()) */
 #define PCSPCG_CONT_DRIFT 1e-4 /* the device inner loop's state (spcgdevice.cu) */
 
-/* A block of the operator in single precision, CSR (spcgcsr.cu) */
+/* The format of the single-precision copy of an AIJ operator's (diagonal) block: -pc_spcg_format */
+typedef enum {
+  PCSPCG_FORMAT_AUTO, /* DIA where it moves fewer bytes than CSR (see PCSPCGBlockUseDIA()), else CSR */
+  PCSPCG_FORMAT_CSR,
+  PCSPCG_FORMAT_DIA
+} PCSPCGFormat;
+PETSC_INTERN const char *const PCSPCGFormats[];
+
+#define PCSPCG_DIA_MAX 32 /* diagonals a DIA copy may have */
+
+/*
+  A block of the operator in single precision (spcgcsr.cu, spcgdia.cu): CSR, or DIA when its entries lie
+  on few diagonals (structured-grid operators): ndiag arrays of nrows values, one a diagonal, with no
+  column indices at all
+*/
 typedef struct {
-  PetscInt                 nrows, nnz; /* rows stored (with rows: the nonempty ones), entries */
-  const PetscInt          *i, *j;      /* row offsets and columns: the matrix's own, or copies in store */
-  const PetscInt          *rows;       /* the matrix row of each stored row, or NULL: all rows in order */
-  PetscJaggedScalarSingle *a;
-  void                    *store;      /* the copies of i, j, rows made here, or NULL */
-  PetscBool                device;     /* the arrays are in device memory */
-} PCSPCGCSR;
+  PetscInt                 nrows, ncols, nnz; /* rows stored (CSR with rows: the nonempty ones), columns, entries */
+  const PetscInt          *i, *j;             /* CSR row offsets and columns: the matrix's own, or copies in store */
+  const PetscInt          *rows;              /* CSR: the matrix row of each stored row, or NULL: all rows in order */
+  PetscJaggedScalarSingle *a;                 /* CSR values, or DIA values: diagonal d of row r at a[d * nrows + r], 0 outside the block */
+  void                    *store;             /* the copies of i, j, rows made here, or NULL */
+  PetscInt                 ndiag;             /* DIA: the number of diagonals (0: CSR) */
+  PetscInt                 offset[PCSPCG_DIA_MAX]; /* DIA: column - row of each diagonal, ascending */
+  PetscBool                device;            /* the arrays are in device memory */
+} PCSPCGBlock;
 
 typedef struct {
   PetscInt                 max_it; /* inner iterations */
@@ -36,8 +52,9 @@ typedef struct {
   PetscBool                ingraph; /* resolved at set-up: the device loop is replayed as a CUDA graph */
   Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
-  PetscBool                hascsr;  /* or an AIJ Pmat's CSR in single precision: csr[0] (sequential, or the diagonal block) ... */
-  PCSPCGCSR                csr[2];  /* ... and csr[1], the off-diagonal block (MPI), with the ghost values of x */
+  PetscBool                hascsr;  /* or an AIJ Pmat's copy in single precision: csr[0] (sequential, or the diagonal block; CSR or DIA) ... */
+  PCSPCGFormat             format;  /* of csr[0] (the off-diagonal block is CSR) */
+  PCSPCGBlock              csr[2];  /* ... and csr[1], the off-diagonal block (MPI), with the ghost values of x */
   PetscJaggedScalarSingle *ghosts;  /* in the memory of the loop */
   PetscInt                 nghosts;
   PetscSF                  sf;      /* Pmat's halo exchange (MatGetMultPetscSF()) */
@@ -61,6 +78,8 @@ PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceForgetDirection(PC);
 PETSC_INTERN PetscErrorCode PCSPCGCSRSetUp(PC, Mat, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode PCSPCGCSRReset(PC);
+PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *);

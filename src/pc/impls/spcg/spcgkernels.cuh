@@ -1,0 +1,96 @@
+/*
+   Device helpers shared by PCSPCG's inner loop (spcgdevice.cu) and the products of its operator copies
+   (spcgcsr.cu, spcgdia.cu): the scalar types, conversions between the precisions, and block sums.
+*/
+#pragma once
+
+#include "spcgimpl.h"
+#include "../../../mat/impls/jagged/seq/seqjagged.h"
+#include "../../../mat/impls/jagged/jaggeddevicescalar.cuh"
+
+/* spcgdia.cu: the product by a DIA block, on a stream */
+PETSC_INTERN PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
+
+namespace { /* each translation unit its own copy: device code is not linked across them */
+
+using S = jagged::gpu::DeviceScalar<MatJaggedHostSingle>; /* inner vectors: float or complex float */
+using D = jagged::gpu::DeviceScalar<MatJaggedHostScalar>; /* sums and outer vectors: double or complex double */
+
+#if defined(PETSC_USE_COMPLEX)
+__device__ __forceinline__ double Re(D v)
+{
+  return v.real();
+}
+__device__ __forceinline__ S Conj(S v)
+{
+  return cuda::std::conj(v);
+}
+__device__ __forceinline__ D Conj(D v)
+{
+  return cuda::std::conj(v);
+}
+__device__ __forceinline__ double Abs(D v)
+{
+  return cuda::std::abs(v);
+}
+__device__ __forceinline__ S ToSingle(D v)
+{
+  return {(float)v.real(), (float)v.imag()};
+}
+__device__ __forceinline__ D ToDouble(S v)
+{
+  return {v.real(), v.imag()};
+}
+#else
+__device__ __forceinline__ double Re(double v)
+{
+  return v;
+}
+__device__ __forceinline__ float Conj(float v)
+{
+  return v;
+}
+__device__ __forceinline__ double Conj(double v)
+{
+  return v;
+}
+__device__ __forceinline__ double Abs(double v)
+{
+  return fabs(v);
+}
+__device__ __forceinline__ float ToSingle(double v)
+{
+  return (float)v;
+}
+__device__ __forceinline__ double ToDouble(float v)
+{
+  return v;
+}
+#endif
+
+constexpr int kThreads = 256; /* threads a block, for every kernel that uses BlockSumTo() */
+
+/* sum over the block of v, added atomically to *out by thread 0 */
+__device__ void BlockSumTo(D v, D *out)
+{
+  __shared__ D partial[kThreads / 32];
+  const int    lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+  v = jagged::gpu::WarpSum(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < kThreads / 32 ? partial[lane] : D(0);
+    v = jagged::gpu::WarpSum(v);
+    if (lane == 0) jagged::gpu::AtomicAdd(out, v);
+  }
+}
+
+/* blocks of kThreads for a grid-stride loop over n entries: enough to fill the GPU, few enough for the atomics of BlockSumTo() */
+constexpr int kMaxBlocks = 2048;
+inline unsigned BlocksFor(PetscInt n)
+{
+  return (unsigned)PetscMax(1, PetscMin((n + kThreads - 1) / kThreads, (PetscInt)kMaxBlocks));
+}
+
+} // namespace
