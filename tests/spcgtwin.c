@@ -3,7 +3,7 @@ static char help[] = "Checks PCSPCG's GPU inner loop against its host twin: z = 
   -apply <3>    applications (the graph is replayed after the first)\n\
   -tol <1e-5>   bound on ||z_gpu - z_host|| / ||z_host|| (single-precision rounding, 6e-8 a step, amplified by the inner steps)\n\
   -csr          the operator as AIJCUSPARSE (GPU) and AIJ (host): PCSPCG's single-precision CSR (or DIA) copy and its host twin\n\
-  -view         view both PCs (the GPU's first)\n\
+  -twin_view    view both PCs (the GPU's first)\n\
   -banded       the random entries on 7 fixed diagonals (offsets 0, +-1, +-3, +-40): the copy of -csr is DIA\n\
   -inner <type> the inner CG's preconditioner (PCSPCGSetInnerPC()): none, jacobi (single precision), or another (double)\n\
   PCSPCG options (-pc_spcg_max_it, -pc_spcg_jacobi, -pc_spcg_rtol, -pc_spcg_cuda_graph) apply to both.\n\n";

@@ -1,20 +1,18 @@
 /*
    KSPCAGMRES: the dense kernels on blocks of columns of the basis Q (n x (m+1), MATDENSE or
-   MATDENSECUDA). Each process works on its rows (BLAS on the host, cuBLAS on the device, the same
-   memory PETSc keeps for the matrix); an inner product of two blocks is one local GEMM and one
-   MPI_Allreduce of the small result, which lives on the host, where the small factorizations run.
+   MATDENSECUDA). Each process works on its rows (the block kernels of cagmresgemm.cu / cagmrestrsm.cu on
+   the device, their host twins on the host, in the memory PETSc keeps for the matrix); an inner product
+   of two blocks is one local product and one MPI_Allreduce of the small result, which lives on the
+   host, where the small factorizations run.
 */
 #include "cagmresimpl.h"
 #include <petscblaslapack.h>
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
   #if defined(PETSC_USE_COMPLEX)
-    #define cublasXgemm(h, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc) \
-      cublasZgemm(h, ta, tb, m, n, k, (const cuDoubleComplex *)(al), (const cuDoubleComplex *)(a), lda, (const cuDoubleComplex *)(b), ldb, (const cuDoubleComplex *)(be), (cuDoubleComplex *)(c), ldc)
     #define cublasXtrsm(h, sd, ul, tr, dg, m, n, al, a, lda, b, ldb) \
       cublasZtrsm(h, sd, ul, tr, dg, m, n, (const cuDoubleComplex *)(al), (const cuDoubleComplex *)(a), lda, (cuDoubleComplex *)(b), ldb)
   #else
-    #define cublasXgemm cublasDgemm
     #define cublasXtrsm cublasDtrsm
   #endif
 #endif
@@ -51,86 +49,28 @@ static PetscErrorCode CopyToDevice(KSP ksp, const PetscScalar *h, PetscInt n, cu
 }
 #endif
 
-#if defined(PETSC_HAVE_CUDA) && defined(PETSC_USE_COMPLEX)
-/*
-  C (p x q, host) = A^H B for device blocks of nloc rows, through real GEMMs on the interleaved storage:
-  Re C = [Ar; Ai]^T [Br; Bi] and Im C = [Ar; Ai]^T [Bi; -Br], the latter from a copy of -i B. cuBLAS'
-  ZGEMM with CUBLAS_OP_C on these tall-skinny blocks ran at 70 GFLOP/s on an H100 (CA-GMRES 2x slower
-  than GMRES on a complex Helmholtz problem); DGEMM with CUBLAS_OP_T runs at the memory bandwidth.
-*/
-static PetscErrorCode BlockInnerComplexDevice(KSP ksp, cublasHandle_t handle, cudaStream_t stream, const PetscScalar *A, const PetscScalar *B, PetscInt p, PetscInt q, PetscScalar *C)
-{
-  KSP_CAGMRES          *ca = (KSP_CAGMRES *)ksp->data;
-  const double          one = 1.0, zero = 0.0;
-  const cuDoubleComplex minus_i = {0.0, -1.0};
-  double               *re = (double *)ca->dwork, *h;
-  PetscBLASInt          bp, bq, bk, blda, bn;
-
-  PetscFunctionBegin;
-  if (ca->ndscaled < ca->nloc * q) {
-    if (ca->dscaled) PetscCallCUDA(cudaFree(ca->dscaled));
-    PetscCallCUDA(cudaMalloc((void **)&ca->dscaled, sizeof(PetscScalar) * ca->nloc * q));
-    ca->ndscaled = ca->nloc * q;
-  }
-  PetscCall(PetscBLASIntCast(p, &bp));
-  PetscCall(PetscBLASIntCast(q, &bq));
-  PetscCall(PetscBLASIntCast(2 * ca->nloc, &bk));
-  PetscCall(PetscBLASIntCast(2 * ca->lda, &blda));
-  PetscCall(PetscBLASIntCast(ca->nloc * q, &bn));
-  PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA(cudaMemcpy2DAsync(ca->dscaled, sizeof(PetscScalar) * ca->nloc, B, sizeof(PetscScalar) * ca->lda, sizeof(PetscScalar) * ca->nloc, q, cudaMemcpyDeviceToDevice, stream));
-  PetscCallCUBLAS(cublasZscal(handle, bn, &minus_i, (cuDoubleComplex *)ca->dscaled, 1));
-  PetscCallCUBLAS(cublasDgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, bp, bq, bk, &one, (const double *)A, blda, (const double *)B, blda, &zero, re, bp));
-  PetscCallCUBLAS(cublasDgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, bp, bq, bk, &one, (const double *)A, blda, (const double *)ca->dscaled, bk, &zero, re + p * q, bp));
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops(8.0 * p * q * ca->nloc));
-  PetscCall(PetscMalloc1(2 * p * q, &h));
-  PetscCallCUDA(cudaMemcpyAsync(h, re, 2 * p * q * sizeof(double), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  for (PetscInt k = 0; k < p * q; k++) C[k] = h[k] + PETSC_i * h[p * q + k];
-  PetscCall(PetscFree(h));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
-
 /*
   C (p x q, host, leading dimension p) = Q(:, c0:c0+p)^H Q(:, c1:c1+q), summed over the processes
 */
 PetscErrorCode KSPCAGMRESBlockInner(KSP ksp, PetscInt c0, PetscInt p, PetscInt c1, PetscInt q, PetscScalar *C)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
-  PetscScalar *a, one = 1.0, zero = 0.0;
+  PetscScalar *a;
   PetscMemType mtype;
-  PetscBLASInt bp, bq, bn, blda;
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(C, p * q));
-  PetscCall(PetscBLASIntCast(p, &bp));
-  PetscCall(PetscBLASIntCast(q, &bq));
-  PetscCall(PetscBLASIntCast(ca->nloc, &bn));
-  PetscCall(PetscBLASIntCast(ca->lda, &blda));
   if (ca->nloc > 0 && p > 0 && q > 0) {
     PetscCall(BasisGetArray(ksp, &a, &mtype));
-    if (PetscMemTypeHost(mtype)) {
-      PetscCallBLAS("BLASgemm", BLASgemm_("C", "N", &bp, &bq, &bn, &one, a + c0 * ca->lda, &blda, a + c1 * ca->lda, &blda, &zero, C, &bp));
-      PetscCall(PetscLogFlops(2.0 * p * q * ca->nloc));
-    } else {
+    if (PetscMemTypeHost(mtype)) PetscCall(KSPCAGMRESInnerProducts(mtype, ca->nloc, p, q, a + c0 * ca->lda, a + c1 * ca->lda, ca->lda, C, NULL));
+    else {
 #if defined(PETSC_HAVE_CUDA)
-      cublasHandle_t handle;
-      cudaStream_t   stream;
+      cudaStream_t stream;
 
-      PetscCall(PetscCUBLASGetHandle(&handle));
       PetscCall(PetscGetCurrentCUDAStream(&stream));
-  #if defined(PETSC_USE_COMPLEX)
-      PetscCall(BlockInnerComplexDevice(ksp, handle, stream, a + c0 * ca->lda, a + c1 * ca->lda, p, q, C));
-  #else
-      PetscCall(PetscLogGpuTimeBegin());
-      PetscCallCUBLAS(cublasXgemm(handle, CUBLAS_OP_C, CUBLAS_OP_N, bp, bq, bn, &one, a + c0 * ca->lda, blda, a + c1 * ca->lda, blda, &zero, ca->dwork, bp));
-      PetscCall(PetscLogGpuTimeEnd());
-      PetscCall(PetscLogGpuFlops(2.0 * p * q * ca->nloc));
+      PetscCall(KSPCAGMRESInnerProducts(mtype, ca->nloc, p, q, a + c0 * ca->lda, a + c1 * ca->lda, ca->lda, ca->dwork, ca->dpartial));
       PetscCallCUDA(cudaMemcpyAsync(C, ca->dwork, p * q * sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
       PetscCallCUDA(cudaStreamSynchronize(stream));
-  #endif
 #endif
     }
     PetscCall(BasisRestoreArray(ksp, &a));
@@ -145,31 +85,19 @@ PetscErrorCode KSPCAGMRESBlockInner(KSP ksp, PetscInt c0, PetscInt p, PetscInt c
 PetscErrorCode KSPCAGMRESBlockUpdate(KSP ksp, PetscInt c0, PetscInt p, PetscInt c1, PetscInt q, const PetscScalar *C)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
-  PetscScalar *a, one = 1.0, mone = -1.0;
+  PetscScalar *a;
   PetscMemType mtype;
-  PetscBLASInt bp, bq, bn, blda;
 
   PetscFunctionBegin;
   if (ca->nloc == 0 || p == 0 || q == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscBLASIntCast(p, &bp));
-  PetscCall(PetscBLASIntCast(q, &bq));
-  PetscCall(PetscBLASIntCast(ca->nloc, &bn));
-  PetscCall(PetscBLASIntCast(ca->lda, &blda));
   PetscCall(BasisGetArray(ksp, &a, &mtype));
-  if (PetscMemTypeHost(mtype)) {
-    PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &bn, &bq, &bp, &mone, a + c0 * ca->lda, &blda, C, &bp, &one, a + c1 * ca->lda, &blda));
-    PetscCall(PetscLogFlops(2.0 * p * q * ca->nloc));
-  } else {
+  if (PetscMemTypeHost(mtype)) PetscCall(KSPCAGMRESUpdateBlock(mtype, ca->nloc, p, q, a + c0 * ca->lda, ca->lda, C, a + c1 * ca->lda));
+  else {
 #if defined(PETSC_HAVE_CUDA)
-    cublasHandle_t handle;
-    cudaStream_t   stream;
+    cudaStream_t stream;
 
-    PetscCall(PetscCUBLASGetHandle(&handle));
     PetscCall(CopyToDevice(ksp, C, p * q, &stream));
-    PetscCall(PetscLogGpuTimeBegin());
-    PetscCallCUBLAS(cublasXgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, bn, bq, bp, &mone, a + c0 * ca->lda, blda, ca->dwork, bp, &one, a + c1 * ca->lda, blda));
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops(2.0 * p * q * ca->nloc));
+    PetscCall(KSPCAGMRESUpdateBlock(mtype, ca->nloc, p, q, a + c0 * ca->lda, ca->lda, ca->dwork, a + c1 * ca->lda));
 #endif
   }
   PetscCall(BasisRestoreArray(ksp, &a));
@@ -395,6 +323,7 @@ PetscErrorCode KSPCAGMRESDenseSetUp(KSP ksp)
   if (ca->device) {
 #if defined(PETSC_HAVE_CUDA)
     PetscCallCUDA(cudaMalloc((void **)&ca->dwork, (ca->m + 1) * (ca->s + 1) * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMalloc((void **)&ca->dpartial, KSP_CAGMRES_INNER_BLOCKS * (ca->m + 1) * (ca->s + 1) * sizeof(PetscScalar)));
 #endif
   }
   PetscCall(VecDestroy(&t));
@@ -410,10 +339,9 @@ PetscErrorCode KSPCAGMRESDenseReset(KSP ksp)
   PetscCall(MatDestroy(&ca->Q));
 #if defined(PETSC_HAVE_CUDA)
   if (ca->dwork) PetscCallCUDA(cudaFree(ca->dwork));
-  if (ca->dscaled) PetscCallCUDA(cudaFree(ca->dscaled));
+  if (ca->dpartial) PetscCallCUDA(cudaFree(ca->dpartial));
 #endif
   ca->dwork    = NULL;
-  ca->dscaled  = NULL;
-  ca->ndscaled = 0;
+  ca->dpartial = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

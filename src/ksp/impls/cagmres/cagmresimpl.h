@@ -12,6 +12,8 @@
 #define KSP_CAGMRES_RANK_TOL 1e-12
 /* A Gram-matrix R(i,i) below this fraction of the column norm is too inaccurate: the block goes to CAQR */
 #define KSP_CAGMRES_GRAM_TOL 1e-6
+/* thread blocks of the inner-product kernel of cagmresgemm.cu (cagmres::kInnerBlocks): its scratch holds that many partial sums of each entry */
+#define KSP_CAGMRES_INNER_BLOCKS 512
 /* widest block whose V R^{-1} runs the kernel of cagmrestrsm.cu (cagmres::kSolveMaxColumns) */
 #define KSP_CAGMRES_SOLVE_MAX_COLUMNS 32
 
@@ -30,9 +32,8 @@ typedef struct {
   Mat          Q;       /* the basis, n x (m+1), MATDENSE or MATDENSECUDA */
   Vec         *qcol;    /* m+1 Vecs showing the columns of Q (arrays placed on demand) */
   PetscBool    device;  /* Q and the vectors live on a CUDA device */
-  PetscScalar *dwork;   /* device scratch for the small matrices, (m+1) x (s+1) */
-  PetscScalar *dscaled; /* complex builds, device: -i times a block of the basis (KSPCAGMRESBlockInner()), ndscaled entries */
-  PetscInt     ndscaled;
+  PetscScalar *dwork;    /* device scratch for the small matrices, (m+1) x (s+1) */
+  PetscScalar *dpartial; /* device scratch of the inner products: KSP_CAGMRES_INNER_BLOCKS (m+1) x (s+1) partial sums */
   PetscInt     nloc, lda;
   Vec          soltemp; /* KSPBuildSolution() without a destination */
 
@@ -67,8 +68,10 @@ PETSC_INTERN PetscErrorCode KSPCAGMRESBlockInner(KSP, PetscInt, PetscInt, PetscI
 PETSC_INTERN PetscErrorCode KSPCAGMRESBlockUpdate(KSP, PetscInt, PetscInt, PetscInt, PetscInt, const PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCAGMRESBlockTrsm(KSP, PetscInt, PetscInt, const PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPCAGMRESBlockCAQR(KSP, PetscInt, PetscInt, PetscScalar *, PetscInt);
-/* cagmressolve.cu: V := V R^{-1} on a block, host twin or GPU kernel (cagmrestrsm.cu) */
+/* cagmresblock.cu: V := V R^{-1}, C = A^H B and B -= A C on blocks, host twins or GPU kernels (cagmrestrsm.cu, cagmresgemm.cu) */
 PETSC_INTERN PetscErrorCode KSPCAGMRESSolveUpperRight(PetscMemType, PetscInt, PetscInt, PetscScalar *, PetscInt, const PetscScalar *, PetscInt, const PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPCAGMRESInnerProducts(PetscMemType, PetscInt, PetscInt, PetscInt, const PetscScalar *, const PetscScalar *, PetscInt, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPCAGMRESUpdateBlock(PetscMemType, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscInt, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCAGMRESGetColumns(KSP, PetscInt, PetscInt, Vec **);
 PETSC_INTERN PetscErrorCode KSPCAGMRESRestoreColumns(KSP, PetscInt, PetscInt, Vec **);
 PETSC_INTERN PetscErrorCode KSPCAGMRESDenseSetUp(KSP);
