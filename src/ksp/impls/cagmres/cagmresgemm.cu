@@ -21,13 +21,23 @@ __device__ __forceinline__ double Conj(double v)
 }
 __device__ __forceinline__ cuda::std::complex<double> Conj(cuda::std::complex<double> v)
 {
-  return cuda::std::conj(v);
+  return {v.real(), -v.imag()};
 }
 
-constexpr int kThreads     = 256;
-constexpr int kColsA       = 64;        /* columns of A a thread block of the inner product takes (grid y covers the rest) */
-constexpr int kColsB       = 16;        /* columns of B a thread block takes (grid z covers the rest); registers a thread */
-constexpr int kSharedBytes = 40 * 1024; /* for the staged rows of A and B */
+/* a x + acc, complex products written out (cuda::std::complex's operator* adds the C99 inf/nan recovery) */
+__device__ __forceinline__ double MulAdd(double a, double x, double acc)
+{
+  return fma(a, x, acc);
+}
+__device__ __forceinline__ cuda::std::complex<double> MulAdd(cuda::std::complex<double> a, cuda::std::complex<double> x, cuda::std::complex<double> acc)
+{
+  return {fma(a.real(), x.real(), fma(-a.imag(), x.imag(), acc.real())), fma(a.real(), x.imag(), fma(a.imag(), x.real(), acc.imag()))};
+}
+
+constexpr int kThreads         = 256;
+constexpr int kColsA           = 64;        /* columns of A a thread block of the inner product takes (grid y covers the rest) */
+constexpr int kColsB           = 16;        /* columns of B a thread block takes (grid z covers the rest); registers a thread */
+constexpr int kSharedBytes     = 40 * 1024; /* for the staged rows of A and B */
 constexpr int kUpdateMaxBlocks = 4096;
 
 /*
@@ -37,7 +47,7 @@ constexpr int kUpdateMaxBlocks = 4096;
   B in registers; the groups are then summed in a fixed order into partial[block][a + b p].
 */
 template <typename T>
-__global__ void InnerKernel(int n, int p, int q, const T *A, const T *B, long long lda, int rows, T *partial)
+__global__ void InnerKernel(int n, int p, int q, const T *__restrict__ A, const T *__restrict__ B, long long lda, int rows, T *__restrict__ partial)
 {
   extern __shared__ unsigned char smem[];
   T        *As = reinterpret_cast<T *>(smem);
@@ -64,7 +74,7 @@ __global__ void InnerKernel(int n, int p, int q, const T *A, const T *B, long lo
         const T av = Conj(As[a * ld + r]);
 #pragma unroll
         for (int b = 0; b < kColsB; ++b)
-          if (b < qc) acc[b] += av * Bs[b * ld + r];
+          if (b < qc) acc[b] = MulAdd(av, Bs[b * ld + r], acc[b]);
       }
     }
     __syncthreads();
@@ -104,7 +114,7 @@ __global__ void SumKernel(int nblocks, int pq, const T *partial, T *C)
 
 /* B(:, b0:b0+qc) -= A C(:, b0:b0+qc), a row a thread (C read through the cache: every thread reads the same entry) */
 template <typename T>
-__global__ void UpdateKernel(int n, int p, int q, const T *A, long long lda, const T *C, T *B)
+__global__ void UpdateKernel(int n, int p, int q, const T *__restrict__ A, long long lda, const T *__restrict__ C, T *__restrict__ B)
 {
   const int b0 = blockIdx.y * kColsB, qc = min(kColsB, q - b0);
 
@@ -113,11 +123,12 @@ __global__ void UpdateKernel(int n, int p, int q, const T *A, long long lda, con
 
 #pragma unroll
     for (int b = 0; b < kColsB; ++b) acc[b] = T(0);
+#pragma unroll 4
     for (int a = 0; a < p; ++a) {
       const T av = A[row + a * lda];
 #pragma unroll
       for (int b = 0; b < kColsB; ++b)
-        if (b < qc) acc[b] += av * C[a + (b0 + b) * p];
+        if (b < qc) acc[b] = MulAdd(av, C[a + (b0 + b) * p], acc[b]);
     }
 #pragma unroll
     for (int b = 0; b < kColsB; ++b)

@@ -2,9 +2,9 @@
    The tall-skinny products of KSPCAGMRES's block orthogonalization on a basis block of n rows
    (column major, leading dimension lda): the inner products C = A^H B (A n x p, B n x q) and the
    update B -= A C, p up to the restart length plus one and q up to s plus one. The GPU kernels read
-   each block once, at the memory bandwidth, and are part of this library: cuBLAS' GEMM on these shapes
-   paid 0.1-0.15 s on an H100 the first time each shape ran (a first solve), and its complex GEMM with
-   conjugation ran far below bandwidth. The host twins do the same sums in the same order per entry.
+   each block once from memory and are part of this library: cuBLAS' GEMM paid up to 0.11 s on an H100
+   the first time each of these shapes ran (bench/bench_cagmresgemm.cu), several times in a first solve.
+   The host twins compute the same sums (the kernels add the rows in another order).
 */
 #pragma once
 
