@@ -51,7 +51,7 @@ __global__ void CSRMultKernel(int n, const int *ia, const int *ja, const int *ro
     if (r < n && lane == 0) {
       const int row = rows ? rows[r] : (int)r;
       y[row]        = add ? y[row] + sum : sum;
-      if (dot) py += ToDouble(Conj(p[row]) * sum);
+      if (dot) py += DotTerm(p[row], sum);
     }
   }
   if (dot) BlockSumTo(py, dot);

@@ -50,11 +50,11 @@ __global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S
     const S ri = ToSingle(b[i] * scale), zi = dinv ? dinv[i] * ri : ri;
     r[i] = ri;
     x[i] = S(0);
-    if (old) por += ToDouble(Conj(ri) * p[i]);
+    if (old) por += DotTerm(ri, p[i]);
     if (other) continue;
     if (dinv) z[i] = zi;
     if (!cont) p[i] = zi;
-    rz += ToDouble(Conj(ri) * zi);
+    rz += DotTerm(ri, zi);
   }
   if (!other) BlockSumTo(rz, &steps[0].rz);
   if (old) BlockSumTo(por, &steps[0].rr);
@@ -104,7 +104,7 @@ __global__ void FromDoubleKernel(int n, const D *zd, const S *r, S *z, S *p, Ste
     const S zi = ToSingle(zd[i]);
     z[i] = zi;
     if (p) p[i] = zi;
-    rz += ToDouble(Conj(r[i]) * zi);
+    rz += DotTerm(r[i], zi);
   }
   BlockSumTo(rz, &step->rz);
 }
@@ -115,7 +115,7 @@ __global__ void DotKernel(int n, const S *p, const S *q, Step *step, const Statu
   D pq = 0;
 
   if (st->stopped) return;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) pq += ToDouble(Conj(p[i]) * q[i]);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) pq += DotTerm(p[i], q[i]);
   BlockSumTo(pq, &step->pq);
 }
 
@@ -136,8 +136,8 @@ __global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S
     x[i] += alpha * p[i];
     r[i] = ri;
     if (dinv) z[i] = zi;
-    if (!other) rz += ToDouble(Conj(ri) * zi);
-    rr += ToDouble(Conj(ri) * ri);
+    if (!other) rz += DotTerm(ri, zi);
+    rr += DotTerm(ri, ri);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) st->its = k + 1;
   if (!other) BlockSumTo(rz, &steps[k + 1].rz);

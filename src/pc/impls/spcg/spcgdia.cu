@@ -96,7 +96,7 @@ __global__ void DIAMultKernel(int m, int ncols, Offsets o, const S *a, const S *
       if (c >= 0 && c < ncols) sum = jagged::gpu::MulAdd(jagged::gpu::LoadStream(a + (size_t)d * m + i), jagged::gpu::LoadRO(x + c), sum);
     }
     y[i] = sum;
-    if (dot) xy += ToDouble(Conj(x[i]) * sum);
+    if (dot) xy += DotTerm(x[i], sum);
   }
   if (dot) BlockSumTo(xy, dot);
 }

@@ -68,6 +68,12 @@ __device__ __forceinline__ double ToDouble(float v)
 }
 #endif
 
+/* conj(a) b of single-precision entries, taken in double as the host twin does (a single-precision product underflows below 1e-38, reached near the end of long inner solves) */
+__device__ __forceinline__ D DotTerm(S a, S b)
+{
+  return Conj(ToDouble(a)) * ToDouble(b);
+}
+
 constexpr int kThreads = 256; /* threads a block, for every kernel that uses BlockSumTo() */
 
 /* sum over the block of v, added atomically to *out by thread 0 */
