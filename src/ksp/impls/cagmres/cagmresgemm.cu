@@ -1,19 +1,10 @@
 #include "cagmresgemm.hpp"
 #include <algorithm>
-#include <cuda/std/complex>
+#include "cagmresdevice.cuh"
 
 namespace cagmres {
 
 namespace {
-
-template <typename T>
-struct Device {
-  using type = T;
-};
-template <>
-struct Device<std::complex<double>> {
-  using type = cuda::std::complex<double>;
-};
 
 __device__ __forceinline__ double Conj(double v)
 {

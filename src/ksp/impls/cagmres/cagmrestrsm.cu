@@ -1,18 +1,9 @@
 #include "cagmrestrsm.hpp"
-#include <cuda/std/complex>
+#include "cagmresdevice.cuh"
 
 namespace cagmres {
 
 namespace {
-
-template <typename T>
-struct Device {
-  using type = T;
-};
-template <>
-struct Device<std::complex<double>> {
-  using type = cuda::std::complex<double>;
-};
 
 constexpr int kThreads   = 256;
 constexpr int kMaxBlocks = 4096;

@@ -168,11 +168,9 @@ static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat fo
   else if (device) { /* device indices as they are (without empty rows AIJCUSPARSE does not compress them) */
     const PetscInt *di, *dj;
     PetscScalar    *da;
-    PetscMemType    mtype;
     cudaStream_t    stream;
 
-    PetscCall(MatSeqAIJGetCSRAndMemType(B, &di, &dj, &da, &mtype));
-    PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the device CSR of a MATSEQAIJCUSPARSE");
+    PetscCall(DeviceCSR(B, &di, &dj, &da));
     c->nrows = m;
     c->i     = di;
     c->j     = dj;

@@ -169,11 +169,9 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   if (device) {
     const PetscInt *di, *dj;
     PetscScalar    *da;
-    PetscMemType    mtype;
     cudaStream_t    stream;
 
-    PetscCall(MatSeqAIJGetCSRAndMemType(B, &di, &dj, &da, &mtype));
-    PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the device CSR of a MATSEQAIJCUSPARSE");
+    PetscCall(DeviceCSR(B, &di, &dj, &da));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCall(FindDevice(m, ncols, di, dj, stream, &ndiag, offset));
     PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);

@@ -92,6 +92,17 @@ __device__ void BlockSumTo(D v, D *out)
   }
 }
 
+/* The CSR arrays of B, a MATSEQAIJCUSPARSE, in device memory (copied there if they are not yet) */
+inline PetscErrorCode DeviceCSR(Mat B, const PetscInt **di, const PetscInt **dj, PetscScalar **da)
+{
+  PetscMemType mtype;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetCSRAndMemType(B, di, dj, da, &mtype));
+  PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the device CSR of a MATSEQAIJCUSPARSE");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* blocks of kThreads for a grid-stride loop over n entries: enough to fill the GPU, few enough for the atomics of BlockSumTo() */
 constexpr int kMaxBlocks = 2048;
 inline unsigned BlocksFor(PetscInt n)
