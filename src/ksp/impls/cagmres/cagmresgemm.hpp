@@ -2,8 +2,8 @@
    The tall-skinny products of KSPCAGMRES's block orthogonalization on a basis block of n rows
    (column major, leading dimension lda): the inner products C = A^H B (A n x p, B n x q) and the
    update B -= A C, p up to the restart length plus one and q up to s plus one. The GPU kernels read
-   each block once from memory and are part of this library: cuBLAS' GEMM paid up to 0.11 s on an H100
-   the first time each of these shapes ran (bench/bench_cagmresgemm.cu), several times in a first solve.
+   each block once from memory and are part of this library: cuBLAS' GEMM paid 26-150 ms on an H100 the
+   first time each class of these shapes ran (bench/bench_cagmresgemm.cu), several times in a first solve.
    The host twins compute the same sums (the kernels add the rows in another order).
 */
 #pragma once

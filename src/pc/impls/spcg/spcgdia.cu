@@ -155,29 +155,30 @@ PetscErrorCode FindDevice(PetscInt m, PetscInt ncols, const PetscInt *di, const 
 } // namespace
 
 /*
-  The DIA copy of the m x ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it, on the
+  The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it, on the
   device (B a MATSEQAIJCUSPARSE) or the host; else c->ndiag stays 0 and nothing is allocated
 */
 PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
 {
-  PetscInt ndiag, offset[PCSPCG_DIA_MAX], ncols;
+  PetscInt        ndiag, offset[PCSPCG_DIA_MAX];
+  const PetscInt *di = NULL, *dj = NULL;
+  PetscScalar    *da = NULL;
+  cudaStream_t    stream = NULL;
 
   PetscFunctionBegin;
   c->ndiag = 0;
-  PetscCall(MatGetSize(B, NULL, &ncols));
   if (format == PCSPCG_FORMAT_CSR || !m || !ai[m]) PetscFunctionReturn(PETSC_SUCCESS);
   if (device) {
-    const PetscInt *di, *dj;
-    PetscScalar    *da;
-    cudaStream_t    stream;
-
     PetscCall(DeviceCSR(B, &di, &dj, &da));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(FindDevice(m, ncols, di, dj, stream, &ndiag, offset));
-    PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
-    if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) PetscFunctionReturn(PETSC_SUCCESS);
-    c->ndiag = ndiag;
-    for (PetscInt d = 0; d < ndiag; d++) c->offset[d] = offset[d];
+    PetscCall(FindDevice(m, c->ncols, di, dj, stream, &ndiag, offset));
+  } else PetscCall(FindHost(m, c->ncols, ai, aj, &ndiag, offset));
+  PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
+  if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) PetscFunctionReturn(PETSC_SUCCESS);
+  c->ndiag = ndiag;
+  c->nrows = m;
+  for (PetscInt d = 0; d < ndiag; d++) c->offset[d] = offset[d];
+  if (device) {
     PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * ndiag * m));
     PetscCallCUDA(cudaMemsetAsync(c->a, 0, sizeof(S) * ndiag * m, stream));
     FillKernel<<<BlocksFor(m), kThreads, 0, stream>>>((int)m, di, dj, reinterpret_cast<const D *>(da), ToOffsets(*c), reinterpret_cast<S *>(c->a));
@@ -185,11 +186,6 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   } else {
     const PetscScalar *aa;
 
-    PetscCall(FindHost(m, ncols, ai, aj, &ndiag, offset));
-    PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
-    if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) PetscFunctionReturn(PETSC_SUCCESS);
-    c->ndiag = ndiag;
-    for (PetscInt d = 0; d < ndiag; d++) c->offset[d] = offset[d];
     PetscCall(PetscCalloc1(ndiag * m, &c->a));
     PetscCall(MatSeqAIJGetArrayRead(B, &aa));
     for (PetscInt i = 0; i < m; i++)
@@ -200,9 +196,6 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
       }
     PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   }
-  c->nrows = m;
-  c->ncols = ncols;
-  c->nnz   = ai[m];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
