@@ -12,14 +12,13 @@
    the own rows (depth 0) are exact: the paper's MPK (Fig. 4).
 
    Set-up is one pass over the boundary: the depth-d rows are fetched from their owners (their
-   lengths, then their columns, straight from the owners' CSR arrays through PetscSF) d = 1, ..., s-1,
-   which gives depth d + 1; the own rows are not copied. A values-only change fetches the values of
-   the remote rows again through the same star forests.
+   lengths, then their columns, packed from the owners' CSR arrays: matpowershalo.c) d = 1, ..., s-1,
+   which gives depth d + 1; the own rows are not copied. A values-only change moves the values of
+   the remote rows again, point to point, and writes them into R in place.
 */
 #include "matpowersimpl.h"
 #include <petsc/private/matimpl.h>
 #include <petsc/private/hashmapi.h>
-#include <petscsf.h>
 #include <petscdevice_cuda.h>
 
 /*
@@ -45,6 +44,12 @@ static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt
   else if (mpiaij) PetscCall(MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray));
   else if (seqaij || seqjagged) *Ad = A;
   if (!*Ad || A->rmap->rstart != A->cmap->rstart || A->rmap->n != A->cmap->n || (*Ao && (*Ao)->cmap->n && !*garray)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (*Ao) { /* the depth-1 rows are fetched in the order of the off-diagonal block's columns */
+    PetscBool sorted;
+
+    PetscCall(PetscSortedInt((*Ao)->cmap->n, *garray, &sorted));
+    if (!sorted) PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGetVecType(*Ad, &vtype));
   PetscCall(PetscStrcmpAny(vtype, cuda, VECCUDA, VECSEQCUDA, ""));
   PetscCall(PetscStrcmpAny(vtype, &host, VECSTANDARD, VECSEQ, ""));
@@ -52,101 +57,11 @@ static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The remote rows found so far: their entries (global columns) and where their owners keep them */
-typedef struct {
-  PetscInt     n, nnz;     /* rows, entries */
-  PetscInt    *rowptr;     /* [n + 1] */
-  PetscInt    *gcols;      /* [nnz] global columns */
-  PetscInt     nleaf[2];   /* entries from the owners' diagonal [0] and off-diagonal [1] blocks */
-  PetscInt    *ilocal[2];  /* their positions in gcols */
-  PetscSFNode *remote[2];  /* (owner, position in the owner's block CSR) */
-} MatPowersRemoteRows;
-
-/* Appends n entries to a growing array */
-#define MatPowersGrow(ptr, used, n) PetscRealloc(sizeof(*(ptr)) * (size_t)PetscMax((used) + (n), 1), &(ptr))
-
 /*
-  Fetches the rows L[0..nl) (global, owned by other processes) of A: their lengths from the owners'
-  row pointers, then their columns from the owners' column arrays (the diagonal block's are local:
-  the owner's first column is added), appended to rr. Collective.
+  The entries fetched since entry e0 to extended columns, in place; the columns that are in no layer
+  yet, sorted, are the next layer, appended to order. One lookup an entry.
 */
-static PetscErrorCode MatPowersFetchRows(Mat A, const PetscInt *ai, const PetscInt *aj, const PetscInt *bi, const PetscInt *gB, PetscInt nl, const PetscInt L[], MatPowersRemoteRows *rr)
-{
-  PetscSF            sf, sfe[2];
-  const PetscSFNode *iremote;
-  PetscInt          *a0, *a1, *b0, *b1, nnz, ne[2] = {0, 0}, *il[2];
-  PetscSFNode       *re[2];
-  const PetscInt    *roots[2] = {aj, gB};
-
-  PetscFunctionBegin;
-  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sf));
-  PetscCall(PetscSFSetGraphLayout(sf, A->rmap, nl, NULL, PETSC_COPY_VALUES, L));
-  PetscCall(PetscMalloc4(nl, &a0, nl, &a1, nl, &b0, nl, &b1));
-  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, ai, a0, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, ai, a0, MPI_REPLACE));
-  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, ai + 1, a1, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, ai + 1, a1, MPI_REPLACE));
-  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, bi, b0, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, bi, b0, MPI_REPLACE));
-  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, bi + 1, b1, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, bi + 1, b1, MPI_REPLACE));
-  PetscCall(PetscSFGetGraph(sf, NULL, NULL, NULL, &iremote));
-  for (PetscInt i = 0; i < nl; i++) {
-    ne[0] += a1[i] - a0[i];
-    ne[1] += b1[i] - b0[i];
-  }
-  nnz = ne[0] + ne[1];
-  /* the entries: the diagonal block's, then the off-diagonal block's, row by row */
-  PetscCall(MatPowersGrow(rr->rowptr, rr->n + 1, nl));
-  PetscCall(MatPowersGrow(rr->gcols, rr->nnz, nnz));
-  for (PetscInt b = 0; b < 2; b++) {
-    PetscCall(PetscMalloc1(ne[b], &il[b]));
-    PetscCall(PetscMalloc1(ne[b], &re[b]));
-    PetscCall(MatPowersGrow(rr->ilocal[b], rr->nleaf[b], ne[b]));
-    PetscCall(MatPowersGrow(rr->remote[b], rr->nleaf[b], ne[b]));
-  }
-  ne[0] = ne[1] = 0;
-  for (PetscInt i = 0, pos = 0; i < nl; i++) {
-    const PetscInt start[2] = {a0[i], b0[i]}, len[2] = {a1[i] - a0[i], b1[i] - b0[i]};
-
-    for (PetscInt b = 0; b < 2; b++)
-      for (PetscInt k = 0; k < len[b]; k++, pos++, ne[b]++) {
-        il[b][ne[b]]           = pos;
-        re[b][ne[b]].rank  = iremote[i].rank;
-        re[b][ne[b]].index = start[b] + k;
-      }
-    rr->rowptr[rr->n + i + 1] = rr->rowptr[rr->n + i] + len[0] + len[1];
-  }
-  /* the columns, straight into the list */
-  for (PetscInt b = 0; b < 2; b++) {
-    PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sfe[b]));
-    PetscCall(PetscSFSetGraph(sfe[b], b ? bi[A->rmap->n] : ai[A->rmap->n], ne[b], il[b], PETSC_USE_POINTER, re[b], PETSC_USE_POINTER));
-    PetscCall(PetscSFBcastBegin(sfe[b], MPIU_INT, roots[b], rr->gcols + rr->nnz, MPI_REPLACE));
-  }
-  for (PetscInt b = 0; b < 2; b++) {
-    PetscCall(PetscSFBcastEnd(sfe[b], MPIU_INT, roots[b], rr->gcols + rr->nnz, MPI_REPLACE));
-    PetscCall(PetscSFDestroy(&sfe[b]));
-  }
-  for (PetscInt e = 0; e < ne[0]; e++) rr->gcols[rr->nnz + il[0][e]] += A->cmap->range[re[0][e].rank];
-  /* kept for the values' star forests, with positions in the whole list */
-  for (PetscInt b = 0; b < 2; b++) {
-    for (PetscInt e = 0; e < ne[b]; e++) {
-      rr->ilocal[b][rr->nleaf[b] + e] = rr->nnz + il[b][e];
-      rr->remote[b][rr->nleaf[b] + e] = re[b][e];
-    }
-    rr->nleaf[b] += ne[b];
-    PetscCall(PetscFree(il[b]));
-    PetscCall(PetscFree(re[b]));
-  }
-  rr->n += nl;
-  rr->nnz += nnz;
-  PetscCall(PetscFree4(a0, a1, b0, b1));
-  PetscCall(PetscSFDestroy(&sf));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The columns of the rows fetched since entry e0 that are in no layer yet, sorted: the next layer, appended to order */
-static PetscErrorCode MatPowersNextLayer(Mat A, const MatPowersRemoteRows *rr, PetscInt e0, PetscHMapI ext, PetscInt **order, PetscInt *norder)
+static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscInt e0, PetscHMapI ext, PetscInt **order, PetscInt *norder)
 {
   PetscInt *layer, nnew = 0;
 
@@ -156,15 +71,26 @@ static PetscErrorCode MatPowersNextLayer(Mat A, const MatPowersRemoteRows *rr, P
     const PetscInt g = rr->gcols[e];
     PetscInt       idx;
 
-    if (g >= A->rmap->rstart && g < A->rmap->rend) continue;
+    if (g >= A->rmap->rstart && g < A->rmap->rend) {
+      rr->gcols[e] = g - A->rmap->rstart;
+      continue;
+    }
     PetscCall(PetscHMapIGet(ext, g, &idx));
     if (idx < 0) layer[nnew++] = g;
+    rr->gcols[e] = idx < 0 ? -1 - g : idx; /* new: resolved below */
   }
   PetscCall(PetscSortRemoveDupsInt(&nnew, layer));
   PetscCall(PetscRealloc(sizeof(PetscInt) * (*norder + nnew), order));
   for (PetscInt i = 0; i < nnew; i++) {
     (*order)[*norder + i] = layer[i];
     PetscCall(PetscHMapISet(ext, layer[i], *norder + i));
+  }
+  for (PetscInt e = e0; e < rr->nnz; e++) {
+    PetscInt pos;
+
+    if (rr->gcols[e] >= 0) continue;
+    PetscCall(PetscFindInt(-1 - rr->gcols[e], nnew, layer, &pos));
+    rr->gcols[e] = *norder + pos;
   }
   *norder += nnew;
   PetscCall(PetscFree(layer));
@@ -176,7 +102,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
 {
   Mat                 A = mpk->A, Ad, Ao;
   const PetscInt     *garray, *ai = NULL, *aj = NULL, *bi = NULL, *bj = NULL;
-  PetscInt           *order, norder, *gB = NULL, na = 0, nb = 0, n;
+  PetscInt           *order, norder, *gB = NULL, nb = 0, n;
   PetscBool           ok, done;
   PetscReal           loc[3], glob[3];
   PetscHMapI          ext;
@@ -208,12 +134,12 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   mpk->nnzown = (PetscInt)info.nz_used;
   PetscCall(PetscMalloc1(1, &rr.rowptr));
   rr.rowptr[0] = 0;
+  if (!mpk->halo.tag) PetscCall(PetscObjectGetNewTag((PetscObject)mpk, &mpk->halo.tag));
   if (Ao) { /* depth 1, ..., s - 1: fetch the rows, whose columns give the next depth */
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on the diagonal block");
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on the off-diagonal block");
-    na = ai[n];
     nb = bi[n];
     mpk->nnzown += nb;
     PetscCall(PetscMalloc1(nb, &gB));
@@ -221,7 +147,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
     for (PetscInt d = 1, front = mpk->nown; d < mpk->s; d++) {
       const PetscInt e0 = rr.nnz, nl = norder - front;
 
-      PetscCall(MatPowersFetchRows(A, ai, aj, bi, gB, nl, order + front, &rr));
+      PetscCall(MatPowersHaloFetchRows(A, ai, aj, bi, gB, nl, order + front, &rr, &mpk->halo));
       mpk->nrows = norder;
       front      = norder;
       PetscCall(MatPowersNextLayer(A, &rr, e0, ext, &order, &norder));
@@ -233,21 +159,13 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   mpk->ncols  = norder;
   mpk->nnzext = mpk->nnzown + rr.nnz;
 
-  /* the remote rows' entries in extended columns, and the star forests that fetch their values */
+  /* the remote rows' entries, ascending in each row (R's CSR), and where R's values come from */
   mpk->rowptr = rr.rowptr;
   mpk->cols   = rr.gcols;
-  for (PetscInt e = 0; e < rr.nnz; e++) {
-    const PetscInt g = rr.gcols[e];
-
-    if (g >= A->rmap->rstart && g < A->rmap->rend) mpk->cols[e] = g - A->rmap->rstart;
-    else PetscCall(PetscHMapIGet(ext, g, &mpk->cols[e]));
-  }
+  PetscCall(PetscMalloc3(rr.nnz, &mpk->perm, rr.nnz, &mpk->vals, rr.nnz, &mpk->rvals));
+  for (PetscInt e = 0; e < rr.nnz; e++) mpk->perm[e] = e;
+  for (PetscInt r = 0; r < rr.n; r++) PetscCall(PetscSortIntWithArray(rr.rowptr[r + 1] - rr.rowptr[r], mpk->cols + rr.rowptr[r], mpk->perm + rr.rowptr[r]));
   PetscCall(PetscHMapIDestroy(&ext));
-  PetscCall(PetscMalloc1(rr.nnz, &mpk->vals));
-  for (PetscInt b = 0; b < 2; b++) {
-    PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)mpk), &mpk->sfvals[b]));
-    PetscCall(PetscSFSetGraph(mpk->sfvals[b], b ? nb : na, rr.nleaf[b], rr.ilocal[b], PETSC_OWN_POINTER, rr.remote[b], PETSC_OWN_POINTER));
-  }
 
   /* the one scatter: global vector -> the ghost part of the extended vector (the own part is a copy) */
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder - mpk->nown, order + mpk->nown, PETSC_USE_POINTER, &isghost));
@@ -285,20 +203,28 @@ static PetscErrorCode MatPowersCreateVec(MatPowers mpk, PetscInt n, PetscBool vi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The remote-rows matrix and the extended vectors (after MatPowersGhostLayers()) */
+/* The remote-rows matrix (on the arrays of mpk) and the extended vectors (after MatPowersGhostLayers()) */
 PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
 {
   const PetscInt nrem = mpk->nrows - mpk->nown;
   const PetscInt size[4] = {mpk->nown, mpk->ng, mpk->nown, nrem};
 
   PetscFunctionBegin;
-  if (nrem > 0) {
-    PetscInt *nnz;
+  if (nrem > 0) { /* in the type of A's diagonal block: a GPU matrix gives a GPU R; converted in place, so it keeps the arrays */
+    Mat            Ad, Ao;
+    MatType        target;
+    PetscBool      same, ok, cuda;
+    const PetscInt *garray;
+    PetscErrorCode (*sethost)(Mat, PetscBool) = NULL;
 
-    PetscCall(PetscMalloc1(nrem, &nnz));
-    for (PetscInt r = 0; r < nrem; r++) nnz[r] = mpk->rowptr[r + 1] - mpk->rowptr[r];
-    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nrem, mpk->ncols, 0, nnz, &mpk->R));
-    PetscCall(PetscFree(nnz));
+    PetscCall(PetscArrayzero(mpk->rvals, mpk->rowptr[nrem]));
+    PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, nrem, mpk->ncols, mpk->rowptr, mpk->cols, mpk->rvals, &mpk->R));
+    PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
+    PetscCall(MatGetType(Ad, &target));
+    PetscCall(PetscObjectTypeCompare((PetscObject)mpk->R, target, &same));
+    if (!same) PetscCall(MatConvert(mpk->R, target, MAT_INPLACE_MATRIX, &mpk->R));
+    PetscCall(PetscObjectQueryFunction((PetscObject)mpk->R, "MatJaggedSetUseHost_C", &sethost));
+    if (sethost) PetscCall(MatJaggedSetUseHost(mpk->R, (PetscBool)!mpk->cuda)); /* host kernels when A's block runs them */
   }
   for (PetscInt i = 0; i < 3; i++) PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Z[i]));
   for (PetscInt i = 0; i < 4; i++) PetscCall(MatPowersCreateVec(mpk, size[i], PETSC_TRUE, &mpk->view[i]));
@@ -308,20 +234,6 @@ PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
     PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Zs));
   }
   PetscCall(MatPowersGhostRefresh(mpk));
-  if (mpk->R) { /* in the type of A's diagonal block: a GPU matrix gives a GPU R */
-    Mat       Ad, Ao;
-    MatType   target;
-    PetscBool same, ok, cuda;
-    const PetscInt *garray;
-    PetscErrorCode (*sethost)(Mat, PetscBool) = NULL;
-
-    PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
-    PetscCall(MatGetType(Ad, &target));
-    PetscCall(PetscObjectTypeCompare((PetscObject)mpk->R, target, &same));
-    if (!same) PetscCall(MatConvert(mpk->R, target, MAT_INPLACE_MATRIX, &mpk->R));
-    PetscCall(PetscObjectQueryFunction((PetscObject)mpk->R, "MatJaggedSetUseHost_C", &sethost));
-    if (sethost) PetscCall(MatJaggedSetUseHost(mpk->R, (PetscBool)!mpk->cuda)); /* host kernels when A's block runs them */
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -372,26 +284,30 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
 {
   Mat                Ad, Ao;
   const PetscInt    *garray;
+  const PetscInt    *ai, *aj, *bi, *bj;
   const PetscScalar *aa = NULL, *ba = NULL;
-  PetscBool          ok, cuda;
+  PetscScalar       *rv;
+  PetscInt           n;
+  PetscBool          ok, cuda, done;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MAT_POWERS_SetUp, mpk, 0, 0, 0));
   PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
   if (Ao) {
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
     PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
     PetscCall(MatSeqAIJGetArrayRead(Ao, &ba));
-    PetscCall(PetscSFBcastBegin(mpk->sfvals[0], MPIU_SCALAR, aa, mpk->vals, MPI_REPLACE));
-    PetscCall(PetscSFBcastBegin(mpk->sfvals[1], MPIU_SCALAR, ba, mpk->vals, MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(mpk->sfvals[0], MPIU_SCALAR, aa, mpk->vals, MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(mpk->sfvals[1], MPIU_SCALAR, ba, mpk->vals, MPI_REPLACE));
+    PetscCall(MatPowersHaloValues(mpk->A, ai, aa, bi, ba, &mpk->halo, mpk->vals));
     PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
     PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ba));
+    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
   }
-  if (mpk->R) {
-    for (PetscInt r = 0; r < mpk->nrows - mpk->nown; r++) PetscCall(MatSetValues(mpk->R, 1, &r, mpk->rowptr[r + 1] - mpk->rowptr[r], mpk->cols + mpk->rowptr[r], mpk->vals + mpk->rowptr[r], INSERT_VALUES));
-    PetscCall(MatAssemblyBegin(mpk->R, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(mpk->R, MAT_FINAL_ASSEMBLY));
+  if (mpk->R) { /* in place: R's structure is unchanged, its device copy refreshes its values only */
+    PetscCall(MatSeqAIJGetArrayWrite(mpk->R, &rv));
+    for (PetscInt k = 0; k < mpk->rowptr[mpk->nrows - mpk->nown]; k++) rv[k] = mpk->vals[mpk->perm[k]];
+    PetscCall(MatSeqAIJRestoreArrayWrite(mpk->R, &rv));
   }
   if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* the inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x) */
     Vec ones;
@@ -409,12 +325,12 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
 PetscErrorCode MatPowersGhostReset(MatPowers mpk)
 {
   PetscFunctionBegin;
+  PetscCall(MatDestroy(&mpk->R)); /* before the arrays it was made on */
   PetscCall(PetscFree(mpk->rowptr));
   PetscCall(PetscFree(mpk->cols));
-  PetscCall(PetscFree(mpk->vals));
-  for (PetscInt b = 0; b < 2; b++) PetscCall(PetscSFDestroy(&mpk->sfvals[b]));
+  PetscCall(PetscFree3(mpk->perm, mpk->vals, mpk->rvals));
+  PetscCall(MatPowersHaloReset(&mpk->halo));
   PetscCall(VecScatterDestroy(&mpk->scatter));
-  PetscCall(MatDestroy(&mpk->R));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&mpk->Z[i]));
   for (PetscInt i = 0; i < 4; i++) PetscCall(VecDestroy(&mpk->view[i]));
   PetscCall(VecDestroy(&mpk->Zs));

@@ -17,6 +17,24 @@ typedef enum {
 /* s2v and extra before the ghost layers are examined (MatPowersSetUp() skips them when only plain products can be chosen) */
 #define MAT_POWERS_NOT_EXAMINED (-2.0)
 
+/* The remote rows as fetched: their entries with global columns */
+typedef struct {
+  PetscInt  n, nnz;
+  PetscInt *rowptr; /* [n + 1] */
+  PetscInt *gcols;  /* [nnz] */
+} MatPowersRemoteRows;
+
+/* Point-to-point plan of the remote rows' values: sends of own rows to the processes that extend by them, receives in fetch order */
+typedef struct {
+  PetscMPIInt  tag;
+  PetscMPIInt  nsend, nrecv;    /* messages, one per (depth, neighbour) */
+  PetscMPIInt *sendrank, *recvrank;
+  PetscInt    *sendrowptr;      /* [nsend + 1] into sendrows */
+  PetscInt    *sendrows;        /* own (local) rows whose values are sent */
+  PetscInt    *sendvalptr;      /* [nsend + 1] values a send packs */
+  PetscInt    *recvvalptr;      /* [nrecv + 1] where a receive lands in the fetched values */
+} MatPowersHalo;
+
 typedef struct _MatPowersOps *MatPowersOps;
 struct _MatPowersOps {
   PetscErrorCode (*apply)(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]); /* the resolved kernel */
@@ -49,10 +67,12 @@ struct _p_MatPowers {
   /* ghosted: own rows through A's own blocks, remote rows (depth 1..s-1) in R; extended vectors ordered own, depth 1, ..., depth s */
   PetscBool    cuda;    /* the blocks multiply VECSEQCUDA vectors (else VECSEQ) */
   PetscInt     ng;      /* depth-1 columns: the columns of A's off-diagonal block, in its order */
-  PetscInt    *rowptr;  /* [nrows - nown + 1] entries of the remote rows as fetched */
-  PetscInt    *cols;    /* their extended column indices */
-  PetscScalar *vals;    /* their values, fetched again when A's values change */
-  PetscSF      sfvals[2]; /* the values from the owners' diagonal [0] and off-diagonal [1] blocks */
+  PetscInt    *rowptr;  /* [nrows - nown + 1] entries of the remote rows: R's row pointers */
+  PetscInt    *cols;    /* their extended column indices, ascending in each row: R's columns */
+  PetscInt    *perm;    /* R's entry k is the k-th fetched value perm[k] */
+  PetscScalar *vals;    /* the values as fetched, again when A's values change */
+  PetscScalar *rvals;   /* R's values */
+  MatPowersHalo halo;   /* how the values travel */
   VecScatter   scatter; /* global vector -> ghost part of an extended vector: the one halo exchange per apply */
   Mat          R;       /* the remote rows, (nrows - nown) x ncols, in the type of A's diagonal block; NULL without */
   Vec          Z[3];    /* extended work vectors, used round robin */
@@ -69,4 +89,7 @@ PETSC_INTERN PetscErrorCode MatPowersGhostBuild(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostReset(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersApply_Ghosted(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
+PETSC_INTERN PetscErrorCode MatPowersHaloFetchRows(Mat, const PetscInt[], const PetscInt[], const PetscInt[], const PetscInt[], PetscInt, const PetscInt[], MatPowersRemoteRows *, MatPowersHalo *);
+PETSC_INTERN PetscErrorCode MatPowersHaloValues(Mat, const PetscInt[], const PetscScalar[], const PetscInt[], const PetscScalar[], MatPowersHalo *, PetscScalar[]);
+PETSC_INTERN PetscErrorCode MatPowersHaloReset(MatPowersHalo *);
 PETSC_INTERN PetscErrorCode MatPowersShift(PetscInt, const PetscScalar[], const PetscReal[], Vec, Vec, Vec);
