@@ -7,7 +7,7 @@
      off-diagonal blocks (the depth-1 entries are exactly the off-diagonal block's columns), the
      remote rows R_{s-1} \ R_0 by a small matrix R of their entries; rows at depth s are only read.
 
-   One scatter fills an extended vector with the entries of V[0] on R_s; each local product then
+   One halo exchange fills an extended vector with the entries of V[0] on R_s; each local product then
    leaves the rows at depth d exact as long as d <= s - (products so far), so after k <= s products
    the own rows (depth 0) are exact: the paper's MPK (Fig. 4).
 
@@ -97,7 +97,7 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The graph-distance layers of the own rows up to depth s, the remote rows' entries, the scatter, the statistics */
+/* The graph-distance layers of the own rows up to depth s, the remote rows' entries, the halo exchange, the statistics */
 PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
 {
   Mat                 A = mpk->A, Ad, Ao;
@@ -107,8 +107,6 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   PetscReal           loc[3], glob[3];
   PetscHMapI          ext;
   MatPowersRemoteRows rr = {0};
-  Vec                 x, zext;
-  IS                  isghost, isto;
   MatInfo             info;
 
   PetscFunctionBegin;
@@ -167,17 +165,19 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   for (PetscInt r = 0; r < rr.n; r++) PetscCall(PetscSortIntWithArray(rr.rowptr[r + 1] - rr.rowptr[r], mpk->cols + rr.rowptr[r], mpk->perm + rr.rowptr[r]));
   PetscCall(PetscHMapIDestroy(&ext));
 
-  /* the one scatter: global vector -> the ghost part of the extended vector (the own part is a copy) */
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, norder - mpk->nown, order + mpk->nown, PETSC_USE_POINTER, &isghost));
-  PetscCall(ISCreateStride(PETSC_COMM_SELF, mpk->ncols - mpk->nown, mpk->nown, 1, &isto));
-  PetscCall(MatCreateVecs(A, &x, NULL));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, mpk->ncols, &zext));
-  PetscCall(VecScatterCreate(x, isghost, zext, isto, &mpk->scatter));
-  PetscCall(ISDestroy(&isghost));
-  PetscCall(ISDestroy(&isto));
+  /* the one halo exchange: global vector -> the ghost part of the extended vector (the own part is a copy) */
+  {
+    PetscSF   sf;
+    PetscInt *leaves;
+
+    PetscCall(PetscMalloc1(norder - mpk->nown, &leaves));
+    for (PetscInt i = 0; i < norder - mpk->nown; i++) leaves[i] = mpk->nown + i;
+    PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)mpk), &sf));
+    PetscCall(PetscSFSetGraphLayout(sf, A->rmap, norder - mpk->nown, leaves, PETSC_OWN_POINTER, order + mpk->nown));
+    PetscCall(JaggedHaloCreate(sf, sizeof(PetscScalar), mpk->cuda, &mpk->exchange));
+    PetscCall(PetscSFDestroy(&sf));
+  }
   PetscCall(PetscFree(order));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&zext));
 
   loc[0] = mpk->nown ? (PetscReal)(mpk->ncols - mpk->nown) / mpk->nown : 0;
   loc[1] = mpk->nnzown ? (PetscReal)mpk->nnzext / mpk->nnzown - 1 : 0;
@@ -269,13 +269,32 @@ static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, Vec V)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A global vector V to an extended vector Z: the own rows copied, the ghost rows scattered */
+/* A global vector V to an extended vector Z: the own rows copied, the ghost rows exchanged */
 static PetscErrorCode MatPowersExtend(MatPowers mpk, Vec V, Vec Z)
 {
+  const PetscScalar *v;
+  PetscScalar       *z;
+  cudaStream_t       stream = NULL;
+
   PetscFunctionBegin;
   PetscCall(MatPowersCopyOwn(mpk->nown, V, Z));
-  PetscCall(VecScatterBegin(mpk->scatter, V, Z, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(mpk->scatter, V, Z, INSERT_VALUES, SCATTER_FORWARD));
+  if (mpk->cuda) {
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(VecCUDAGetArrayRead(V, &v));
+    PetscCall(VecCUDAGetArray(Z, &z));
+  } else {
+    PetscCall(VecGetArrayRead(V, &v));
+    PetscCall(VecGetArray(Z, &z));
+  }
+  PetscCall(JaggedHaloBegin(mpk->exchange, v, stream));
+  PetscCall(JaggedHaloEnd(mpk->exchange, z, stream));
+  if (mpk->cuda) {
+    PetscCall(VecCUDARestoreArrayRead(V, &v));
+    PetscCall(VecCUDARestoreArray(Z, &z));
+  } else {
+    PetscCall(VecRestoreArrayRead(V, &v));
+    PetscCall(VecRestoreArray(Z, &z));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -330,7 +349,7 @@ PetscErrorCode MatPowersGhostReset(MatPowers mpk)
   PetscCall(PetscFree(mpk->cols));
   PetscCall(PetscFree3(mpk->perm, mpk->vals, mpk->rvals));
   PetscCall(MatPowersHaloReset(&mpk->halo));
-  PetscCall(VecScatterDestroy(&mpk->scatter));
+  PetscCall(JaggedHaloDestroy(&mpk->exchange));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&mpk->Z[i]));
   for (PetscInt i = 0; i < 4; i++) PetscCall(VecDestroy(&mpk->view[i]));
   PetscCall(VecDestroy(&mpk->Zs));
@@ -386,7 +405,7 @@ static PetscErrorCode MatPowersExtendedMult(MatPowers mpk, Vec X, Vec Y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One scatter of V[0] to the extended columns, then k local products (Jacobi: on the scaled input) */
+/* One halo exchange of V[0] to the extended columns, then k local products (Jacobi: on the scaled input) */
 PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
   PetscFunctionBegin;

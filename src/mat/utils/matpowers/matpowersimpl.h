@@ -6,6 +6,7 @@
 
 #include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
+#include "../halo/jaggedhalo.h"
 
 /* What the right preconditioner contributes to the ghosted kernel */
 typedef enum {
@@ -73,7 +74,7 @@ struct _p_MatPowers {
   PetscScalar *vals;    /* the values as fetched, again when A's values change */
   PetscScalar *rvals;   /* R's values */
   MatPowersHalo halo;   /* how the values travel */
-  VecScatter   scatter; /* global vector -> ghost part of an extended vector: the one halo exchange per apply */
+  JaggedHalo   exchange; /* global vector -> ghost part of an extended vector: the one halo exchange per apply */
   Mat          R;       /* the remote rows, (nrows - nown) x ncols, in the type of A's diagonal block; NULL without */
   Vec          Z[3];    /* extended work vectors, used round robin */
   Vec          Zs;      /* the Jacobi-scaled input of a product */

@@ -107,19 +107,18 @@ static void SPCGCSRMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle 
 /* y = A x in single precision with the operator's copy (host loop); on several processes the ghosts cross during the diagonal block's product */
 static PetscErrorCode SPCGMultSingle(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
 {
-  PC_SPCG     *s    = (PC_SPCG *)pc->data;
-  MPI_Datatype unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
+  PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
   if (!s->hascsr) {
     PetscCall(MatJaggedMultSingle(s->A, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (s->sf) PetscCall(PetscSFBcastBegin(s->sf, unit, x, s->ghosts, MPI_REPLACE));
+  if (s->halo) PetscCall(JaggedHaloBegin(s->halo, x, NULL));
   if (s->csr[0].ndiag) SPCGDIAMultHost(&s->csr[0], x, y);
   else SPCGCSRMultHost(&s->csr[0], x, PETSC_FALSE, y);
-  if (s->sf) {
-    PetscCall(PetscSFBcastEnd(s->sf, unit, x, s->ghosts, MPI_REPLACE));
+  if (s->halo) {
+    PetscCall(JaggedHaloEnd(s->halo, s->ghosts, NULL));
     SPCGCSRMultHost(&s->csr[1], s->ghosts, PETSC_TRUE, y);
   }
   PetscCall(PetscLogFlops(2.0 * (s->csr[0].nnz + s->csr[1].nnz)));
@@ -460,7 +459,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     char block[64] = "its CSR values, with its own indices";
 
     if (s->csr[0].ndiag) PetscCall(PetscSNPrintf(block, sizeof(block), "its values on its %" PetscInt_FMT " diagonals (DIA)", s->csr[0].ndiag));
-    if (s->sf) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s, off-diagonal block CSR, ghosts exchanged in single precision\n", s->csr[0].ndiag ? "DIA" : "CSR"));
+    if (s->halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s, off-diagonal block CSR, ghosts exchanged in single precision\n", s->csr[0].ndiag ? "DIA" : "CSR"));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s, in single precision\n", block));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
   if (s->hascsr && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));

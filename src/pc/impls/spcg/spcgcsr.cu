@@ -218,8 +218,10 @@ PetscErrorCode PCSPCGCSRSetUp(PC pc, Mat P, PetscBool mpi, PetscBool gpu)
   PetscFunctionBegin;
   if (mpi) {
     PetscCall(MatMPIAIJGetSeqAIJ(P, &Ad, &Ao, NULL));
-    PetscCall(MatGetMultPetscSF(P, &s->sf));
-    PetscCall(PetscObjectReference((PetscObject)s->sf));
+    PetscSF sf;
+
+    PetscCall(MatGetMultPetscSF(P, &sf));
+    PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), gpu, &s->halo));
     PetscCall(MatGetLocalSize(Ao, NULL, &s->nghosts));
     if (gpu) PetscCallCUDA(cudaMalloc((void **)&s->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(s->nghosts, 1)));
     else PetscCall(PetscMalloc1(PetscMax(s->nghosts, 1), &s->ghosts));
@@ -241,7 +243,7 @@ PetscErrorCode PCSPCGCSRReset(PC pc)
   s->ghosts  = NULL;
   s->nghosts = 0;
   s->hascsr  = PETSC_FALSE;
-  PetscCall(PetscSFDestroy(&s->sf));
+  PetscCall(JaggedHaloDestroy(&s->halo));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -254,16 +256,15 @@ PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingl
 */
 PetscErrorCode PCSPCGCSRMultDevice(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
 {
-  PC_SPCG     *s    = (PC_SPCG *)pc->data;
-  MPI_Datatype unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
-  const S     *xs   = reinterpret_cast<const S *>(x);
-  D           *ds   = reinterpret_cast<D *>(dot);
+  PC_SPCG *s  = (PC_SPCG *)pc->data;
+  const S *xs = reinterpret_cast<const S *>(x);
+  D       *ds = reinterpret_cast<D *>(dot);
 
   PetscFunctionBegin;
-  if (s->sf) PetscCall(PetscSFBcastWithMemTypeBegin(s->sf, unit, PETSC_MEMTYPE_DEVICE, x, PETSC_MEMTYPE_DEVICE, s->ghosts, MPI_REPLACE));
+  if (s->halo) PetscCall(JaggedHaloBegin(s->halo, x, stream));
   PetscCall(BlockMult(s->csr[0], xs, false, reinterpret_cast<S *>(y), stopped, xs, ds, stream));
-  if (s->sf) {
-    PetscCall(PetscSFBcastEnd(s->sf, unit, x, s->ghosts, MPI_REPLACE));
+  if (s->halo) {
+    PetscCall(JaggedHaloEnd(s->halo, s->ghosts, stream));
     PetscCall(BlockMult(s->csr[1], reinterpret_cast<const S *>(s->ghosts), true, reinterpret_cast<S *>(y), stopped, xs, ds, stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

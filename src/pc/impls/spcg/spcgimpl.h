@@ -6,7 +6,7 @@
 
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
-#include <petscsf.h>
+#include "../../../mat/utils/halo/jaggedhalo.h"
 
 typedef struct _n_PCSPCGDevice *PCSPCGDevice;
 
@@ -57,7 +57,7 @@ typedef struct {
   PCSPCGBlock              csr[2];  /* ... and csr[1], the off-diagonal block (MPI), with the ghost values of x */
   PetscJaggedScalarSingle *ghosts;  /* in the memory of the loop */
   PetscInt                 nghosts;
-  PetscSF                  sf;      /* Pmat's halo exchange (MatGetMultPetscSF()) */
+  JaggedHalo               halo;    /* Pmat's halo exchange (of MatGetMultPetscSF()), overlapping the diagonal block's product */
   PetscInt                 n;
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */

@@ -1,11 +1,13 @@
 /*
    MATMPIJDSCUDA and MATMPIPJDSCUDA: MATMPIAIJ matrices whose diagonal and off-diagonal blocks are
    the sequential jagged-diagonal types. The blocks take that type as soon as MATMPIAIJ creates them
-   (at preallocation), so the ghost vector MATMPIAIJ makes from the off-diagonal block is a
-   VECSEQCUDA and MatMult() runs as MATMPIAIJ's: scatter begin, diagonal block product on the GPU,
-   scatter end, off-diagonal block product added on the GPU.
+   (at preallocation). MatMult(), MatMultAdd() and MatJaggedMultSingle() run the paper's "task mode":
+   the values of x that other processes need are gathered on the GPU and copied to pinned host memory
+   on a stream of their own, cross through MPI, and come back while the diagonal block's product runs;
+   then the off-diagonal block's product is added (JaggedHalo). The transpose products are MATMPIAIJ's.
 */
 #include "mpijagged.h"
+#include "../../../utils/halo/jaggedhalo.h"
 #include <petscsf.h>
 #include <petscdevice_cuda.h>
 
@@ -14,6 +16,10 @@ typedef struct {
   PetscJaggedScalarSingle *ghosts_single; /* the off-process entries of x for MatJaggedMultSingle() */
   PetscInt                 nghosts;
   PetscBool                ghosts_host;
+  Vec                      ghosts;        /* ... for MatMult() */
+  JaggedHalo               halo[2];       /* the exchanges of x in double [0] and single [1] precision */
+  PetscObjectState         halostate;     /* the nonzero state they were made for */
+  PetscBool                halohost;      /* ... and where the blocks multiply */
   struct _MatOps aijops; /* MATMPIAIJ's operations */
   PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIJagged;
@@ -147,23 +153,94 @@ static PetscErrorCode MatMPIJaggedFreeGhosts(Mat_MPIJagged *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  y = A x in single precision: the halo exchange of x in single precision through MATMPIAIJ's
-  PetscSF, overlapped with the diagonal block's product, then the off-diagonal block's product added
-*/
+/* The halo exchange of x in double (single = false) or single precision, made again when the nonzero pattern changed */
+static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, JaggedHalo *halo)
+{
+  Mat_MPIJagged  *j    = (Mat_MPIJagged *)A->spptr;
+  const PetscBool host = ((Mat_SeqJagged *)d->spptr)->host;
+
+  PetscFunctionBegin;
+  if (j->halostate != A->nonzerostate || j->halohost != host) {
+    for (JaggedHalo &h : j->halo) PetscCall(JaggedHaloDestroy(&h));
+    PetscCall(VecDestroy(&j->ghosts));
+    j->halostate = A->nonzerostate;
+    j->halohost  = host;
+  }
+  if (!j->halo[single]) {
+    PetscSF sf;
+
+    PetscCall(MatGetMultPetscSF(A, &sf));
+    PetscCall(JaggedHaloCreate(sf, single ? sizeof(PetscJaggedScalarSingle) : sizeof(PetscScalar), (PetscBool)!host, &j->halo[single]));
+  }
+  *halo = j->halo[single];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* zz = A xx (+ yy): the ghosts of xx cross during the diagonal block's product */
+static PetscErrorCode MatMPIJaggedMult(Mat A, Vec xx, Vec yy, Vec zz)
+{
+  Mat_MPIJagged     *j = (Mat_MPIJagged *)A->spptr;
+  Mat                d, o;
+  JaggedHalo         halo;
+  PetscBool          host;
+  cudaStream_t       stream = NULL;
+  const PetscScalar *xa;
+  PetscScalar       *ga;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
+  PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_FALSE, &halo));
+  host = j->halohost;
+  if (!j->ghosts) {
+    PetscCall(VecCreate(PETSC_COMM_SELF, &j->ghosts));
+    PetscCall(VecSetSizes(j->ghosts, o->cmap->n, o->cmap->n));
+    PetscCall(VecSetType(j->ghosts, host ? VECSEQ : VECSEQCUDA));
+  }
+  if (host) PetscCall(VecGetArrayRead(xx, &xa));
+  else {
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(VecCUDAGetArrayRead(xx, &xa));
+  }
+  PetscCall(JaggedHaloBegin(halo, xa, stream));
+  if (host) PetscCall(VecRestoreArrayRead(xx, &xa));
+  else PetscCall(VecCUDARestoreArrayRead(xx, &xa));
+  if (yy) PetscCall((*d->ops->multadd)(d, xx, yy, zz));
+  else PetscCall((*d->ops->mult)(d, xx, zz));
+  if (host) PetscCall(VecGetArrayWrite(j->ghosts, &ga));
+  else PetscCall(VecCUDAGetArrayWrite(j->ghosts, &ga));
+  PetscCall(JaggedHaloEnd(halo, ga, stream));
+  if (host) PetscCall(VecRestoreArrayWrite(j->ghosts, &ga));
+  else PetscCall(VecCUDARestoreArrayWrite(j->ghosts, &ga));
+  PetscCall((*o->ops->multadd)(o, j->ghosts, zz, zz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_MPIJagged(Mat A, Vec xx, Vec yy)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedMult(A, xx, NULL, yy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_MPIJagged(Mat A, Vec xx, Vec yy, Vec zz)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedMult(A, xx, yy, zz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x in single precision: the halo exchange of x in single precision during the diagonal block's product, then the off-diagonal block's product added */
 static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
 {
   Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
   Mat            d, o;
-  PetscSF        sf;
-  PetscMemType   mtype;
+  JaggedHalo     halo;
   PetscBool      host;
-  MPI_Datatype   unit = PetscDefined(USE_COMPLEX) ? MPI_C_FLOAT_COMPLEX : MPI_FLOAT;
+  cudaStream_t   stream = NULL;
 
   PetscFunctionBegin;
   PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
-  host  = ((Mat_SeqJagged *)d->spptr)->host;
-  mtype = host ? PETSC_MEMTYPE_HOST : PETSC_MEMTYPE_DEVICE;
+  host = ((Mat_SeqJagged *)d->spptr)->host;
   if (j->nghosts != o->cmap->n || j->ghosts_host != host) {
     PetscCall(MatMPIJaggedFreeGhosts(j));
     j->ghosts_host = host;
@@ -171,11 +248,12 @@ static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScal
     if (host) PetscCall(PetscMalloc1(j->nghosts, &j->ghosts_single));
     else PetscCallCUDA(cudaMalloc((void **)&j->ghosts_single, sizeof(PetscJaggedScalarSingle) * PetscMax(j->nghosts, 1)));
   }
-  PetscCall(MatGetMultPetscSF(A, &sf));
+  PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_TRUE, &halo));
+  if (!host) PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogEventBegin(MAT_JAGGED_MultSingle, A, 0, 0, 0)); /* the halo exchange included */
-  PetscCall(PetscSFBcastWithMemTypeBegin(sf, unit, mtype, x, mtype, j->ghosts_single, MPI_REPLACE));
+  PetscCall(JaggedHaloBegin(halo, x, stream));
   PetscCall(MatSeqJaggedMultSingle(d, x, NULL, y));
-  PetscCall(PetscSFBcastEnd(sf, unit, x, j->ghosts_single, MPI_REPLACE));
+  PetscCall(JaggedHaloEnd(halo, j->ghosts_single, stream));
   PetscCall(MatSeqJaggedMultSingle(o, j->ghosts_single, y, y));
   PetscCall(PetscLogEventEnd(MAT_JAGGED_MultSingle, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -204,6 +282,8 @@ static PetscErrorCode MatDestroy_MPIJagged(Mat A)
   PetscFunctionBegin;
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_FALSE));
   PetscCall(MatMPIJaggedFreeGhosts(j));
+  for (JaggedHalo &h : j->halo) PetscCall(JaggedHaloDestroy(&h));
+  PetscCall(VecDestroy(&j->ghosts));
   A->ops->destroy = j->aijops.destroy;
   PetscCall(PetscFree(A->spptr));
   PetscCall((*A->ops->destroy)(A));
@@ -226,6 +306,8 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   PetscCheck(j->aijpreallocation, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ without MatMPIAIJSetPreallocation_C");
   A->ops->assemblyend = MatAssemblyEnd_MPIJagged;
   A->ops->destroy     = MatDestroy_MPIJagged;
+  A->ops->mult        = MatMult_MPIJagged;
+  A->ops->multadd     = MatMultAdd_MPIJagged;
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_jagged_host", &host, NULL));
   PetscCall(PetscFree(A->defaultvectype));

@@ -1,0 +1,259 @@
+/*
+   JaggedHalo (see jaggedhalo.h). The plan comes from a PetscSF of type basic (a copy is made of any
+   other): for each neighbour, the owned entries it needs (PetscSFGetLeafRanks(), in the order the
+   neighbour lists them) and the ghost entries it provides (PetscSFGetRootRanks()). One message each
+   way per neighbour, of unit bytes an entry, through pinned host buffers.
+*/
+#include "jaggedhalo.h"
+#include <cstdint>
+
+struct _n_JaggedHalo {
+  MPI_Comm     comm;
+  PetscMPIInt  tag, rank;
+  size_t       unit;   /* bytes an entry */
+  PetscBool    device; /* the arrays are in device memory */
+  PetscMPIInt  nsend, nrecv;
+  PetscMPIInt *sendrank, *recvrank;
+  PetscInt    *sendoff, *recvoff; /* [n + 1] entries of each message */
+  PetscInt    *sendidx, *recvidx; /* owned entries to send; ghost entries received (host) */
+  int         *dsendidx, *drecvidx;
+  PetscInt     leafbase;   /* the ghosts are leafbase, leafbase + 1, ... in message order: received in place */
+  PetscBool    leafcontig;
+  char        *hsend, *hrecv; /* pinned (device) or plain host buffers */
+  char        *dsend, *drecv;
+  MPI_Request *req;
+  cudaStream_t copy;
+  cudaEvent_t  packed, sent, arrived;
+};
+
+namespace {
+
+struct alignas(16) Unit16 {
+  std::uint64_t a, b;
+};
+
+template <typename T>
+__global__ void HaloGatherKernel(PetscInt n, const int *idx, const T *src, T *dst)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) dst[i] = src[idx[i]];
+}
+
+template <typename T>
+__global__ void HaloScatterKernel(PetscInt n, const int *idx, const T *src, T *dst)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) dst[idx[i]] = src[i];
+}
+
+/* dst[k] = src[idx[k]] (gather) or dst[idx[k]] = src[k] (scatter), k < n, on the device (stream) or the host (its twin) */
+template <typename T>
+PetscErrorCode HaloMove(bool gather, bool device, PetscInt n, const PetscInt *hidx, const int *didx, const void *src, void *dst, cudaStream_t stream)
+{
+  const T *s = static_cast<const T *>(src);
+  T       *d = static_cast<T *>(dst);
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (device) {
+    const unsigned blocks = (unsigned)PetscMin((n + 255) / 256, (PetscInt)4096);
+
+    if (gather) HaloGatherKernel<T><<<blocks, 256, 0, stream>>>(n, didx, s, d);
+    else HaloScatterKernel<T><<<blocks, 256, 0, stream>>>(n, didx, s, d);
+    PetscCallCUDA(cudaGetLastError());
+  } else if (gather) {
+    for (PetscInt k = 0; k < n; k++) d[k] = s[hidx[k]];
+  } else {
+    for (PetscInt k = 0; k < n; k++) d[hidx[k]] = s[k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloMoveUnit(size_t unit, bool gather, bool device, PetscInt n, const PetscInt *hidx, const int *didx, const void *src, void *dst, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  switch (unit) {
+  case 4:
+    PetscCall(HaloMove<std::uint32_t>(gather, device, n, hidx, didx, src, dst, stream));
+    break;
+  case 8:
+    PetscCall(HaloMove<std::uint64_t>(gather, device, n, hidx, didx, src, dst, stream));
+    break;
+  case 16:
+    PetscCall(HaloMove<Unit16>(gather, device, n, hidx, didx, src, dst, stream));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Halo entries of %zu bytes are not supported (4, 8 or 16)", unit);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An index list on the device, as int */
+PetscErrorCode HaloDeviceIndices(PetscInt n, const PetscInt *h, int **d)
+{
+  int *tmp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &tmp));
+  for (PetscInt k = 0; k < n; k++) PetscCall(PetscIntCast(h[k], &tmp[k]));
+  PetscCallCUDA(cudaMalloc((void **)d, sizeof(int) * PetscMax(n, 1)));
+  PetscCallCUDA(cudaMemcpy(*d, tmp, sizeof(int) * n, cudaMemcpyHostToDevice));
+  PetscCall(PetscFree(tmp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace
+
+/*
+  JaggedHaloCreate - the exchange of sf (roots: owned entries, leaves: ghosts) for arrays of unit bytes an
+  entry, in device memory (device) or host memory. Collective on sf's communicator.
+*/
+PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, JaggedHalo *halo)
+{
+  JaggedHalo         h;
+  PetscSF            basic = sf;
+  PetscBool          isbasic;
+  PetscMPIInt        nr, ni;
+  const PetscMPIInt *ranks, *iranks;
+  const PetscInt    *roffset, *rmine, *rremote, *ioffset, *irootloc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&h));
+  *halo     = h;
+  h->comm   = PetscObjectComm((PetscObject)sf);
+  h->unit   = unit;
+  h->device = device;
+  PetscCallMPI(MPI_Comm_rank(h->comm, &h->rank));
+  PetscCall(PetscSFSetUp(sf));
+  PetscCall(PetscObjectTypeCompare((PetscObject)sf, PETSCSFBASIC, &isbasic));
+  if (!isbasic) { /* the rank lists below are those of the basic type */
+    PetscInt           nroots, nleaves;
+    const PetscInt    *ilocal;
+    const PetscSFNode *iremote;
+
+    PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
+    PetscCall(PetscSFCreate(h->comm, &basic));
+    PetscCall(PetscSFSetType(basic, PETSCSFBASIC));
+    PetscCall(PetscSFSetGraph(basic, nroots, nleaves, const_cast<PetscInt *>(ilocal), PETSC_COPY_VALUES, const_cast<PetscSFNode *>(iremote), PETSC_COPY_VALUES)); /* copied */
+    PetscCall(PetscSFSetUp(basic));
+  }
+  PetscCall(PetscObjectGetNewTag((PetscObject)basic, &h->tag));
+  PetscCall(PetscSFGetRootRanks(basic, &nr, &ranks, &roffset, &rmine, &rremote));
+  PetscCall(PetscSFGetLeafRanks(basic, &ni, &iranks, &ioffset, &irootloc));
+  h->nrecv = nr;
+  h->nsend = ni;
+  PetscCall(PetscMalloc4(nr, &h->recvrank, nr + 1, &h->recvoff, ni, &h->sendrank, ni + 1, &h->sendoff));
+  PetscCall(PetscArraycpy(h->recvrank, ranks, nr));
+  PetscCall(PetscArraycpy(h->recvoff, roffset, nr + 1));
+  PetscCall(PetscArraycpy(h->sendrank, iranks, ni));
+  PetscCall(PetscArraycpy(h->sendoff, ioffset, ni + 1));
+  PetscCall(PetscMalloc2(h->sendoff[ni], &h->sendidx, h->recvoff[nr], &h->recvidx));
+  PetscCall(PetscArraycpy(h->sendidx, irootloc, h->sendoff[ni]));
+  PetscCall(PetscArraycpy(h->recvidx, rmine, h->recvoff[nr]));
+  if (!isbasic) PetscCall(PetscSFDestroy(&basic));
+  h->leafbase   = h->recvoff[nr] ? h->recvidx[0] : 0;
+  h->leafcontig = PETSC_TRUE;
+  for (PetscInt k = 0; k < h->recvoff[nr]; k++)
+    if (h->recvidx[k] != h->leafbase + k) h->leafcontig = PETSC_FALSE;
+  PetscCall(PetscMalloc1(nr + ni, &h->req));
+  if (device) {
+    PetscCallCUDA(cudaMallocHost((void **)&h->hsend, unit * PetscMax(h->sendoff[ni], 1)));
+    PetscCallCUDA(cudaMallocHost((void **)&h->hrecv, unit * PetscMax(h->recvoff[nr], 1)));
+    PetscCallCUDA(cudaMalloc((void **)&h->dsend, unit * PetscMax(h->sendoff[ni], 1)));
+    PetscCall(HaloDeviceIndices(h->sendoff[ni], h->sendidx, &h->dsendidx));
+    if (!h->leafcontig) {
+      PetscCallCUDA(cudaMalloc((void **)&h->drecv, unit * PetscMax(h->recvoff[nr], 1)));
+      PetscCall(HaloDeviceIndices(h->recvoff[nr], h->recvidx, &h->drecvidx));
+    }
+    PetscCallCUDA(cudaStreamCreateWithFlags(&h->copy, cudaStreamNonBlocking));
+    for (cudaEvent_t *e : {&h->packed, &h->sent, &h->arrived}) PetscCallCUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+    PetscCallCUDA(cudaEventRecord(h->arrived, h->copy)); /* nothing in flight yet */
+  } else {
+    PetscCall(PetscMalloc2(unit * PetscMax(h->sendoff[ni], 1), &h->hsend, unit * PetscMax(h->recvoff[nr], 1), &h->hrecv));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedHaloBegin - gathers the owned entries of roots that others need (on stream, then to the host on the halo's own stream) and posts the receives */
+PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t stream)
+{
+  const PetscInt nsend = h->sendoff[h->nsend];
+
+  PetscFunctionBegin;
+  if (h->device) {
+    PetscCallCUDA(cudaEventSynchronize(h->arrived)); /* the last exchange's receive buffer has reached the device */
+    if (nsend) {
+      PetscCall(HaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
+      PetscCallCUDA(cudaEventRecord(h->packed, stream));
+      PetscCallCUDA(cudaStreamWaitEvent(h->copy, h->packed, 0));
+      PetscCallCUDA(cudaMemcpyAsync(h->hsend, h->dsend, h->unit * nsend, cudaMemcpyDeviceToHost, h->copy));
+      PetscCall(PetscLogGpuToCpu((PetscLogDouble)(h->unit * nsend)));
+    }
+    PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
+  } else PetscCall(HaloMoveUnit(h->unit, true, false, nsend, h->sendidx, NULL, roots, h->hsend, NULL));
+  for (PetscMPIInt i = 0; i < h->nrecv; i++) {
+    if (h->recvrank[i] == h->rank) h->req[i] = MPI_REQUEST_NULL; /* copied in JaggedHaloEnd() */
+    else PetscCallMPI(MPIU_Irecv(h->hrecv + h->unit * h->recvoff[i], h->unit * (h->recvoff[i + 1] - h->recvoff[i]), MPI_BYTE, h->recvrank[i], h->tag, h->comm, &h->req[i]));
+  }
+  if (!h->device) {
+    for (PetscMPIInt i = 0; i < h->nsend; i++) {
+      if (h->sendrank[i] == h->rank) h->req[h->nrecv + i] = MPI_REQUEST_NULL;
+      else PetscCallMPI(MPIU_Isend(h->hsend + h->unit * h->sendoff[i], h->unit * (h->sendoff[i + 1] - h->sendoff[i]), MPI_BYTE, h->sendrank[i], h->tag, h->comm, &h->req[h->nrecv + i]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedHaloEnd - sends, receives, and puts the ghost entries into leaves; on the device, stream waits for them */
+PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
+{
+  const PetscInt nrecv = h->recvoff[h->nrecv];
+
+  PetscFunctionBegin;
+  if (h->device) {
+    PetscCallCUDA(cudaEventSynchronize(h->sent));
+    for (PetscMPIInt i = 0; i < h->nsend; i++) {
+      if (h->sendrank[i] == h->rank) h->req[h->nrecv + i] = MPI_REQUEST_NULL;
+      else PetscCallMPI(MPIU_Isend(h->hsend + h->unit * h->sendoff[i], h->unit * (h->sendoff[i + 1] - h->sendoff[i]), MPI_BYTE, h->sendrank[i], h->tag, h->comm, &h->req[h->nrecv + i]));
+    }
+  }
+  for (PetscMPIInt i = 0; i < h->nrecv; i++) /* to itself: the one send to this rank */
+    if (h->recvrank[i] == h->rank)
+      for (PetscMPIInt j = 0; j < h->nsend; j++)
+        if (h->sendrank[j] == h->rank) PetscCall(PetscMemcpy(h->hrecv + h->unit * h->recvoff[i], h->hsend + h->unit * h->sendoff[j], h->unit * (h->recvoff[i + 1] - h->recvoff[i])));
+  PetscCallMPI(MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE));
+  if (!h->device) {
+    PetscCall(HaloMoveUnit(h->unit, false, false, nrecv, h->recvidx, NULL, h->hrecv, leaves, NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (nrecv) {
+    char *dst = h->leafcontig ? static_cast<char *>(leaves) + h->unit * h->leafbase : h->drecv;
+
+    PetscCallCUDA(cudaMemcpyAsync(dst, h->hrecv, h->unit * nrecv, cudaMemcpyHostToDevice, h->copy));
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(h->unit * nrecv)));
+  }
+  PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
+  PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
+  if (!h->leafcontig) PetscCall(HaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode JaggedHaloDestroy(JaggedHalo *halo)
+{
+  JaggedHalo h = *halo;
+
+  PetscFunctionBegin;
+  if (!h) PetscFunctionReturn(PETSC_SUCCESS);
+  if (h->device) {
+    PetscCallCUDA(cudaStreamSynchronize(h->copy));
+    PetscCallCUDA(cudaFreeHost(h->hsend));
+    PetscCallCUDA(cudaFreeHost(h->hrecv));
+    for (void *a : {(void *)h->dsend, (void *)h->drecv, (void *)h->dsendidx, (void *)h->drecvidx})
+      if (a) PetscCallCUDA(cudaFree(a));
+    for (cudaEvent_t e : {h->packed, h->sent, h->arrived}) PetscCallCUDA(cudaEventDestroy(e));
+    PetscCallCUDA(cudaStreamDestroy(h->copy));
+  } else PetscCall(PetscFree2(h->hsend, h->hrecv));
+  PetscCall(PetscFree4(h->recvrank, h->recvoff, h->sendrank, h->sendoff));
+  PetscCall(PetscFree2(h->sendidx, h->recvidx));
+  PetscCall(PetscFree(h->req));
+  PetscCall(PetscFree(*halo));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,19 @@
+/*
+   JaggedHalo: the halo exchange of a PetscSF (owned entries -> ghost entries) for arrays in device
+   memory when MPI is not CUDA-aware, made to overlap a product: Begin() gathers the values to send on
+   the GPU and copies them to pinned host memory on a stream of its own; End() sends them, receives the
+   ghosts and copies them to the device, and makes the caller's stream wait for them. The caller
+   launches its local product between the two. With host arrays the same exchange runs on the host
+   (the reference twin of the gather/scatter kernels).
+*/
+#pragma once
+
+#include <petscsf.h>
+#include <petscdevice_cuda.h>
+
+typedef struct _n_JaggedHalo *JaggedHalo;
+
+PETSC_INTERN PetscErrorCode JaggedHaloCreate(PetscSF, size_t, PetscBool, JaggedHalo *);
+PETSC_INTERN PetscErrorCode JaggedHaloBegin(JaggedHalo, const void *, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloEnd(JaggedHalo, void *, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloDestroy(JaggedHalo *);
