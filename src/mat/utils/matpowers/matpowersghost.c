@@ -18,7 +18,6 @@
 */
 #include "matpowersimpl.h"
 #include <petsc/private/matimpl.h>
-#include <petsc/private/hashmapi.h>
 #include <petscdevice_cuda.h>
 
 /*
@@ -57,43 +56,102 @@ static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The entries fetched since entry e0 to extended columns, in place; the columns that are in no layer
-  yet, sorted, are the next layer, appended to order. One lookup an entry.
-*/
-static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscInt e0, PetscHMapI ext, PetscInt **order, PetscInt *norder)
+/* The extended columns beyond the own rows found so far: global indices ascending, and their positions in the extended vectors */
+typedef struct {
+  PetscInt  n;
+  PetscInt *g, *ext;
+} MatPowersKnown;
+
+/* Sorts the pairs (key[i], val[i]) by key, 0 <= key < maxkey, stably: LSD radix sort by 11-bit digits (tmpk, tmpv: scratch of n) */
+static PetscErrorCode MatPowersRadixSort(PetscInt n, PetscInt maxkey, PetscInt *key, PetscInt *val, PetscInt *tmpk, PetscInt *tmpv)
 {
-  PetscInt *layer, nnew = 0;
+  PetscInt *k = key, *v = val, *k2 = tmpk, *v2 = tmpv, count[2048];
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(rr->nnz - e0, &layer));
+  for (PetscInt shift = 0; shift == 0 || (maxkey - 1) >> shift; shift += 11) {
+    PetscCall(PetscArrayzero(count, 2048));
+    for (PetscInt i = 0; i < n; i++) count[(k[i] >> shift) & 2047]++;
+    for (PetscInt d = 0, sum = 0; d < 2048; d++) {
+      const PetscInt c = count[d];
+
+      count[d] = sum;
+      sum += c;
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt pos = count[(k[i] >> shift) & 2047]++;
+
+      k2[pos] = k[i];
+      v2[pos] = v[i];
+    }
+    {
+      PetscInt *t = k;
+
+      k  = k2;
+      k2 = t;
+      t  = v;
+      v  = v2;
+      v2 = t;
+    }
+  }
+  if (k != key) {
+    PetscCall(PetscArraycpy(key, k, n));
+    PetscCall(PetscArraycpy(val, v, n));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The entries fetched since entry e0 to extended columns, in place; the columns that are in no layer
+  yet, ascending, are the next layer, appended to order and to known. Sorting the entries by column
+  and merging them with the known columns makes it linear work with no random lookups.
+*/
+static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscInt e0, MatPowersKnown *known, PetscInt **order, PetscInt *norder)
+{
+  const PetscInt n = rr->nnz - e0;
+  PetscInt      *key, *val, *tk, *tv, m = 0, nnew = 0, *g, *ext;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(n, &key, n, &val, n, &tk, n, &tv));
   for (PetscInt e = e0; e < rr->nnz; e++) {
-    const PetscInt g = rr->gcols[e];
+    const PetscInt gc = rr->gcols[e];
+
+    if (gc >= A->rmap->rstart && gc < A->rmap->rend) rr->gcols[e] = gc - A->rmap->rstart;
+    else {
+      key[m]   = gc;
+      val[m++] = e;
+    }
+  }
+  PetscCall(MatPowersRadixSort(m, A->rmap->N, key, val, tk, tv));
+  PetscCall(PetscRealloc(sizeof(PetscInt) * (*norder + m), order));
+  for (PetscInt i = 0, j = 0; i < m;) { /* distinct columns: known (j walks the known ones) or new */
+    const PetscInt gc = key[i];
     PetscInt       idx;
 
-    if (g >= A->rmap->rstart && g < A->rmap->rend) {
-      rr->gcols[e] = g - A->rmap->rstart;
-      continue;
+    while (j < known->n && known->g[j] < gc) j++;
+    if (j < known->n && known->g[j] == gc) idx = known->ext[j];
+    else {
+      idx                       = *norder + nnew;
+      (*order)[*norder + nnew++] = gc;
     }
-    PetscCall(PetscHMapIGet(ext, g, &idx));
-    if (idx < 0) layer[nnew++] = g;
-    rr->gcols[e] = idx < 0 ? -1 - g : idx; /* new: resolved below */
+    for (; i < m && key[i] == gc; i++) rr->gcols[val[i]] = idx;
   }
-  PetscCall(PetscSortRemoveDupsInt(&nnew, layer));
-  PetscCall(PetscRealloc(sizeof(PetscInt) * (*norder + nnew), order));
-  for (PetscInt i = 0; i < nnew; i++) {
-    (*order)[*norder + i] = layer[i];
-    PetscCall(PetscHMapISet(ext, layer[i], *norder + i));
+  /* known and the new layer, both ascending, merged */
+  PetscCall(PetscMalloc2(known->n + nnew, &g, known->n + nnew, &ext));
+  for (PetscInt i = 0, j = 0, k = 0; k < known->n + nnew; k++) {
+    if (j >= nnew || (i < known->n && known->g[i] < (*order)[*norder + j])) {
+      g[k]   = known->g[i];
+      ext[k] = known->ext[i++];
+    } else {
+      g[k]   = (*order)[*norder + j];
+      ext[k] = *norder + j++;
+    }
   }
-  for (PetscInt e = e0; e < rr->nnz; e++) {
-    PetscInt pos;
-
-    if (rr->gcols[e] >= 0) continue;
-    PetscCall(PetscFindInt(-1 - rr->gcols[e], nnew, layer, &pos));
-    rr->gcols[e] = *norder + pos;
-  }
+  PetscCall(PetscFree2(known->g, known->ext));
+  known->g   = g;
+  known->ext = ext;
+  known->n += nnew;
   *norder += nnew;
-  PetscCall(PetscFree(layer));
+  PetscCall(PetscFree4(key, val, tk, tv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -105,7 +163,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   PetscInt           *order, norder, *gB = NULL, nb = 0, n;
   PetscBool           ok, done;
   PetscReal           loc[3], glob[3];
-  PetscHMapI          ext;
+  MatPowersKnown      known = {0};
   MatPowersRemoteRows rr = {0};
   MatInfo             info;
 
@@ -123,10 +181,11 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   norder    = mpk->nown + mpk->ng;
   PetscCall(PetscMalloc1(norder, &order));
   for (PetscInt i = 0; i < mpk->nown; i++) order[i] = A->rmap->rstart + i;
-  PetscCall(PetscHMapICreate(&ext));
-  for (PetscInt c = 0; c < mpk->ng; c++) {
-    order[mpk->nown + c] = garray[c];
-    PetscCall(PetscHMapISet(ext, garray[c], mpk->nown + c));
+  PetscCall(PetscMalloc2(mpk->ng, &known.g, mpk->ng, &known.ext));
+  known.n = mpk->ng;
+  for (PetscInt c = 0; c < mpk->ng; c++) { /* garray is ascending */
+    order[mpk->nown + c] = known.g[c] = garray[c];
+    known.ext[c]                      = mpk->nown + c;
   }
   PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
   mpk->nnzown = (PetscInt)info.nz_used;
@@ -148,7 +207,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
       PetscCall(MatPowersHaloFetchRows(A, ai, aj, bi, gB, nl, order + front, &rr, &mpk->halo));
       mpk->nrows = norder;
       front      = norder;
-      PetscCall(MatPowersNextLayer(A, &rr, e0, ext, &order, &norder));
+      PetscCall(MatPowersNextLayer(A, &rr, e0, &known, &order, &norder));
     }
     PetscCall(PetscFree(gB));
     PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
@@ -163,7 +222,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   PetscCall(PetscMalloc3(rr.nnz, &mpk->perm, rr.nnz, &mpk->vals, rr.nnz, &mpk->rvals));
   for (PetscInt e = 0; e < rr.nnz; e++) mpk->perm[e] = e;
   for (PetscInt r = 0; r < rr.n; r++) PetscCall(PetscSortIntWithArray(rr.rowptr[r + 1] - rr.rowptr[r], mpk->cols + rr.rowptr[r], mpk->perm + rr.rowptr[r]));
-  PetscCall(PetscHMapIDestroy(&ext));
+  PetscCall(PetscFree2(known.g, known.ext));
 
   /* the one halo exchange: global vector -> the ghost part of the extended vector (the own part is a copy) */
   {
