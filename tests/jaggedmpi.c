@@ -153,6 +153,9 @@ int main(int argc, char **argv)
   PetscCall(MatMultTranspose(R, w, yr));
   PetscCall(MatMultTranspose(A, w, y));
   PetscCall(CheckVecClose("MatMultTranspose", y, yr, tol, &checks));
+  PetscCall(MatMultTransposeAdd(R, w, x, yr));
+  PetscCall(MatMultTransposeAdd(A, w, x, y));
+  PetscCall(CheckVecClose("MatMultTransposeAdd", y, yr, tol, &checks));
   PetscCall(MatGetDiagonal(R, yr));
   PetscCall(MatGetDiagonal(A, y));
   PetscCall(CheckVecClose("MatGetDiagonal", y, yr, tol, &checks));

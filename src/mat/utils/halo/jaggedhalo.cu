@@ -86,6 +86,13 @@ PetscErrorCode HaloMoveUnit(size_t unit, bool gather, bool device, PetscInt n, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dst[idx[k]] += src[k], k < n, for PetscScalar entries of ncomp doubles; atomic: an owned entry may be a ghost of several processes */
+__global__ void HaloAddKernel(PetscInt n, int ncomp, const int *idx, const double *src, double *dst)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x)
+    for (int c = 0; c < ncomp; c++) atomicAdd(&dst[(PetscInt)idx[i] * ncomp + c], src[i * ncomp + c]);
+}
+
 /* An index list on the device, as int */
 PetscErrorCode HaloDeviceIndices(PetscInt n, const PetscInt *h, int **d)
 {
@@ -233,6 +240,89 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
   PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
   PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
   if (!h->leafcontig) PetscCall(HaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The messages of the reverse exchange, from the buffer where the forward one receives (ghosts) to where it sends (owned entries) */
+static PetscErrorCode JaggedHaloPostReverse(JaggedHalo h, PetscBool sends)
+{
+  PetscFunctionBegin;
+  if (!sends)
+    for (PetscMPIInt i = 0; i < h->nsend; i++) {
+      if (h->sendrank[i] == h->rank) h->req[h->nrecv + i] = MPI_REQUEST_NULL;
+      else PetscCallMPI(MPIU_Irecv(h->hsend + h->unit * h->sendoff[i], h->unit * (h->sendoff[i + 1] - h->sendoff[i]), MPI_BYTE, h->sendrank[i], h->tag, h->comm, &h->req[h->nrecv + i]));
+    }
+  else
+    for (PetscMPIInt i = 0; i < h->nrecv; i++) {
+      if (h->recvrank[i] == h->rank) h->req[i] = MPI_REQUEST_NULL;
+      else PetscCallMPI(MPIU_Isend(h->hrecv + h->unit * h->recvoff[i], h->unit * (h->recvoff[i + 1] - h->recvoff[i]), MPI_BYTE, h->recvrank[i], h->tag, h->comm, &h->req[i]));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedHaloReverseBegin - the reverse exchange, for transpose products: the ghost entries of leaves (PetscScalar)
+  go back to their owners, to be added there by JaggedHaloReverseEnd(); the caller runs its local product between
+*/
+PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStream_t stream)
+{
+  const PetscInt nrecv = h->recvoff[h->nrecv];
+
+  PetscFunctionBegin;
+  PetscCheck(h->unit == sizeof(PetscScalar), PETSC_COMM_SELF, PETSC_ERR_SUP, "The reverse halo exchange adds PetscScalar entries only");
+  if (h->device) {
+    PetscCallCUDA(cudaEventSynchronize(h->arrived)); /* the last exchange's receive buffer has reached the device */
+    if (nrecv) {
+      const char *src = static_cast<const char *>(leaves) + h->unit * h->leafbase;
+
+      if (!h->leafcontig) {
+        PetscCall(HaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
+        src = h->drecv;
+      }
+      PetscCallCUDA(cudaEventRecord(h->packed, stream));
+      PetscCallCUDA(cudaStreamWaitEvent(h->copy, h->packed, 0));
+      PetscCallCUDA(cudaMemcpyAsync(h->hrecv, src, h->unit * nrecv, cudaMemcpyDeviceToHost, h->copy));
+      PetscCall(PetscLogGpuToCpu((PetscLogDouble)(h->unit * nrecv)));
+    }
+    PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
+  } else PetscCall(HaloMoveUnit(h->unit, true, false, nrecv, h->recvidx, NULL, leaves, h->hrecv, NULL));
+  PetscCall(JaggedHaloPostReverse(h, PETSC_FALSE));
+  if (!h->device) PetscCall(JaggedHaloPostReverse(h, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedHaloReverseEnd - adds the entries the other processes sent back into roots; on the device, on stream */
+PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stream)
+{
+  const PetscInt nsend = h->sendoff[h->nsend];
+
+  PetscFunctionBegin;
+  if (h->device) {
+    PetscCallCUDA(cudaEventSynchronize(h->sent));
+    PetscCall(JaggedHaloPostReverse(h, PETSC_TRUE));
+  }
+  for (PetscMPIInt j = 0; j < h->nsend; j++) /* from itself */
+    if (h->sendrank[j] == h->rank)
+      for (PetscMPIInt i = 0; i < h->nrecv; i++)
+        if (h->recvrank[i] == h->rank) PetscCall(PetscMemcpy(h->hsend + h->unit * h->sendoff[j], h->hrecv + h->unit * h->recvoff[i], h->unit * (h->sendoff[j + 1] - h->sendoff[j])));
+  PetscCallMPI(MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE));
+  if (!h->device) {
+    const PetscScalar *src = reinterpret_cast<const PetscScalar *>(h->hsend);
+    PetscScalar       *dst = static_cast<PetscScalar *>(roots);
+
+    for (PetscInt k = 0; k < nsend; k++) dst[h->sendidx[k]] += src[k]; /* the host twin of HaloAddKernel */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (nsend) {
+    PetscCallCUDA(cudaMemcpyAsync(h->dsend, h->hsend, h->unit * nsend, cudaMemcpyHostToDevice, h->copy));
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(h->unit * nsend)));
+  }
+  PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
+  PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
+  if (nsend) {
+    HaloAddKernel<<<(unsigned)PetscMin((nsend + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(nsend, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(h->dsend), static_cast<double *>(roots));
+    PetscCallCUDA(cudaGetLastError());
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

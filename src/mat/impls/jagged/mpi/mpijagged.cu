@@ -4,7 +4,9 @@
    (at preallocation). MatMult(), MatMultAdd() and MatJaggedMultSingle() run the paper's "task mode":
    the values of x that other processes need are gathered on the GPU and copied to pinned host memory
    on a stream of their own, cross through MPI, and come back while the diagonal block's product runs;
-   then the off-diagonal block's product is added (JaggedHalo). The transpose products are MATMPIAIJ's.
+   then the off-diagonal block's product is added (JaggedHalo). The transpose products run the reverse
+   exchange: the off-diagonal block's transpose product is sent back to the owners during the diagonal
+   block's and added there.
 */
 #include "mpijagged.h"
 #include "../../../utils/halo/jaggedhalo.h"
@@ -153,11 +155,11 @@ static PetscErrorCode MatMPIJaggedFreeGhosts(Mat_MPIJagged *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The halo exchange of x in double (single = false) or single precision, made again when the nonzero pattern changed */
+/* The halo exchange of x in double (single = false) or single precision, made again when the nonzero pattern changed or the blocks moved between host and device */
 static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, JaggedHalo *halo)
 {
   Mat_MPIJagged  *j    = (Mat_MPIJagged *)A->spptr;
-  const PetscBool host = ((Mat_SeqJagged *)d->spptr)->host;
+  const PetscBool host = (PetscBool)(((Mat_SeqJagged *)d->spptr)->host || (!single && A->boundtocpu));
 
   PetscFunctionBegin;
   if (j->halostate != A->nonzerostate || j->halohost != host) {
@@ -171,6 +173,14 @@ static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, Jagged
 
     PetscCall(MatGetMultPetscSF(A, &sf));
     PetscCall(JaggedHaloCreate(sf, single ? sizeof(PetscJaggedScalarSingle) : sizeof(PetscScalar), (PetscBool)!host, &j->halo[single]));
+  }
+  if (!single && !j->ghosts) { /* in double precision, the ghosts go into a vector the off-diagonal block multiplies */
+    Mat o;
+
+    PetscCall(MatMPIJaggedGetSeqAIJ(A, NULL, &o, NULL));
+    PetscCall(VecCreate(PETSC_COMM_SELF, &j->ghosts));
+    PetscCall(VecSetSizes(j->ghosts, o->cmap->n, o->cmap->n));
+    PetscCall(VecSetType(j->ghosts, host ? VECSEQ : VECSEQCUDA));
   }
   *halo = j->halo[single];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -191,11 +201,6 @@ static PetscErrorCode MatMPIJaggedMult(Mat A, Vec xx, Vec yy, Vec zz)
   PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
   PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_FALSE, &halo));
   host = j->halohost;
-  if (!j->ghosts) {
-    PetscCall(VecCreate(PETSC_COMM_SELF, &j->ghosts));
-    PetscCall(VecSetSizes(j->ghosts, o->cmap->n, o->cmap->n));
-    PetscCall(VecSetType(j->ghosts, host ? VECSEQ : VECSEQCUDA));
-  }
   if (host) PetscCall(VecGetArrayRead(xx, &xa));
   else {
     PetscCall(PetscGetCurrentCUDAStream(&stream));
@@ -212,6 +217,54 @@ static PetscErrorCode MatMPIJaggedMult(Mat A, Vec xx, Vec yy, Vec zz)
   if (host) PetscCall(VecRestoreArrayWrite(j->ghosts, &ga));
   else PetscCall(VecCUDARestoreArrayWrite(j->ghosts, &ga));
   PetscCall((*o->ops->multadd)(o, j->ghosts, zz, zz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* zz = A^T xx (+ yy): the off-diagonal block's transpose product first, its entries sent back to their owners during the diagonal block's */
+static PetscErrorCode MatMPIJaggedMultTranspose(Mat A, Vec xx, Vec yy, Vec zz)
+{
+  Mat_MPIJagged     *j = (Mat_MPIJagged *)A->spptr;
+  Mat                d, o;
+  JaggedHalo         halo;
+  PetscBool          host;
+  cudaStream_t       stream = NULL;
+  const PetscScalar *ga;
+  PetscScalar       *za;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
+  PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_FALSE, &halo));
+  host = j->halohost;
+  PetscCall((*o->ops->multtranspose)(o, xx, j->ghosts));
+  if (host) PetscCall(VecGetArrayRead(j->ghosts, &ga));
+  else {
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(VecCUDAGetArrayRead(j->ghosts, &ga));
+  }
+  PetscCall(JaggedHaloReverseBegin(halo, ga, stream));
+  if (host) PetscCall(VecRestoreArrayRead(j->ghosts, &ga));
+  else PetscCall(VecCUDARestoreArrayRead(j->ghosts, &ga));
+  if (yy) PetscCall((*d->ops->multtransposeadd)(d, xx, yy, zz));
+  else PetscCall((*d->ops->multtranspose)(d, xx, zz));
+  if (host) PetscCall(VecGetArray(zz, &za));
+  else PetscCall(VecCUDAGetArray(zz, &za));
+  PetscCall(JaggedHaloReverseEnd(halo, za, stream));
+  if (host) PetscCall(VecRestoreArray(zz, &za));
+  else PetscCall(VecCUDARestoreArray(zz, &za));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTranspose_MPIJagged(Mat A, Vec xx, Vec yy)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedMultTranspose(A, xx, NULL, yy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTransposeAdd_MPIJagged(Mat A, Vec xx, Vec yy, Vec zz)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedMultTranspose(A, xx, yy, zz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,8 +359,10 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   PetscCheck(j->aijpreallocation, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ without MatMPIAIJSetPreallocation_C");
   A->ops->assemblyend = MatAssemblyEnd_MPIJagged;
   A->ops->destroy     = MatDestroy_MPIJagged;
-  A->ops->mult        = MatMult_MPIJagged;
-  A->ops->multadd     = MatMultAdd_MPIJagged;
+  A->ops->mult             = MatMult_MPIJagged;
+  A->ops->multadd          = MatMultAdd_MPIJagged;
+  A->ops->multtranspose    = MatMultTranspose_MPIJagged;
+  A->ops->multtransposeadd = MatMultTransposeAdd_MPIJagged;
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_jagged_host", &host, NULL));
   PetscCall(PetscFree(A->defaultvectype));
