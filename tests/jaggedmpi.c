@@ -156,6 +156,9 @@ int main(int argc, char **argv)
   PetscCall(MatMultTransposeAdd(R, w, x, yr));
   PetscCall(MatMultTransposeAdd(A, w, x, y));
   PetscCall(CheckVecClose("MatMultTransposeAdd", y, yr, tol, &checks));
+  PetscCall(MatMultHermitianTranspose(R, w, yr));
+  PetscCall(MatMultHermitianTranspose(A, w, y));
+  PetscCall(CheckVecClose("MatMultHermitianTranspose", y, yr, tol, &checks));
   PetscCall(MatGetDiagonal(R, yr));
   PetscCall(MatGetDiagonal(A, y));
   PetscCall(CheckVecClose("MatGetDiagonal", y, yr, tol, &checks));
