@@ -4,13 +4,12 @@
    by diagonal, zero where a diagonal leaves the block, and the product reads no column index at all:
    for a 7-point stencil 28 bytes a row against CSR's 60 (Bell and Garland, "Implementing sparse
    matrix-vector multiplication on throughput-oriented processors", 2009). The diagonals are found in
-   one pass over the column indices (on the GPU for AIJCUSPARSE, marking a bitmap of the column - row
-   offsets), the values placed in a second. The host twin of the product is SPCGDIAMultHost() in spcg.c.
+   one pass over the column indices (MatDIAFindDiagonals()), the values placed in a second. The host twin of the product is SPCGDIAMultHost() in spcg.c.
 */
 #include <algorithm>
 #include <petscdevice_cuda.h>
-#include <petscbt.h>
 #include "spcgkernels.cuh"
+#include "../../../mat/utils/dia/diafind.h"
 
 const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
 
@@ -23,7 +22,7 @@ PetscBool PCSPCGBlockUseDIA(PCSPCGFormat format, PetscInt ndiag, PetscInt nrows,
 {
   if (format == PCSPCG_FORMAT_CSR || ndiag < 1 || ndiag > PCSPCG_DIA_MAX) return PETSC_FALSE;
   if (format == PCSPCG_FORMAT_DIA) return PETSC_TRUE;
-  return (PetscBool)((double)ndiag * nrows * unit <= 0.8 * ((double)nnz * (unit + sizeof(PetscInt)) + (double)(nrows + 1) * sizeof(PetscInt)));
+  return MatDIAFewerBytes(ndiag, nrows, nnz, (size_t)unit, 0.8);
 }
 
 namespace {
@@ -32,32 +31,6 @@ namespace {
 struct Offsets {
   int n, off[PCSPCG_DIA_MAX];
 };
-
-/* sets bit j - i + m - 1 of bits for every entry (i, j) */
-__global__ void MarkKernel(int m, const int *ai, const int *aj, unsigned *bits)
-{
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) {
-    for (int k = ai[i]; k < ai[i + 1]; k++) {
-      const long long b   = (long long)aj[k] - i + m - 1;
-      const unsigned  bit = 1u << (b % 32);
-
-      if (!(__ldcg(bits + b / 32) & bit)) atomicOr(bits + b / 32, bit); /* most entries find their bit set: no atomic */
-    }
-  }
-}
-
-/* found[0]: the number of bits set; found[1 ..]: their offsets (bit - m + 1), the first PCSPCG_DIA_MAX of them in no order */
-__global__ void CollectKernel(long long nwords, int m, const unsigned *bits, int *found)
-{
-  for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < nwords; w += (long long)gridDim.x * blockDim.x) {
-    unsigned word = bits[w];
-
-    if (!word) continue;
-    int pos = atomicAdd(found, __popc(word));
-    for (; word; word &= word - 1, pos++)
-      if (pos < PCSPCG_DIA_MAX) found[1 + pos] = (int)(w * 32 + __ffs(word) - 1 - (m - 1));
-  }
-}
 
 /* a[d * m + i] = the single-precision value of entry (i, i + o.off[d]); a is zero on entry */
 __global__ void FillKernel(int m, const int *ai, const int *aj, const D *av, Offsets o, S *a)
@@ -110,48 +83,6 @@ Offsets ToOffsets(const PCSPCGBlock &c)
   return o;
 }
 
-/* The diagonals of the host CSR (ai, aj) of an m x ncols block: ndiag of them (PCSPCG_DIA_MAX + 1: more), their offsets ascending */
-PetscErrorCode FindHost(PetscInt m, PetscInt ncols, const PetscInt *ai, const PetscInt *aj, PetscInt *ndiag, PetscInt offset[])
-{
-  PetscBT  bt;
-  PetscInt nbits = m + ncols - 1, n = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscBTCreate(nbits, &bt));
-  for (PetscInt i = 0; i < m; i++)
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) n += !PetscBTLookupSet(bt, aj[k] - i + m - 1);
-  *ndiag = PetscMin(n, PCSPCG_DIA_MAX + 1);
-  if (n <= PCSPCG_DIA_MAX)
-    for (PetscInt b = 0, d = 0; b < nbits && d < n; b++)
-      if (PetscBTLookup(bt, b)) offset[d++] = b - m + 1;
-  PetscCall(PetscBTDestroy(&bt));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The same on the device CSR (di, dj) */
-PetscErrorCode FindDevice(PetscInt m, PetscInt ncols, const PetscInt *di, const PetscInt *dj, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
-{
-  const long long nwords = ((long long)m + ncols - 1 + 31) / 32;
-  unsigned       *bits;
-  int            *found, h[1 + PCSPCG_DIA_MAX];
-
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaMallocAsync((void **)&bits, sizeof(unsigned) * nwords + sizeof(int) * (1 + PCSPCG_DIA_MAX), stream));
-  found = reinterpret_cast<int *>(bits + nwords);
-  PetscCallCUDA(cudaMemsetAsync(bits, 0, sizeof(unsigned) * nwords + sizeof(int), stream));
-  MarkKernel<<<BlocksFor(m), kThreads, 0, stream>>>((int)m, di, dj, bits);
-  PetscCallCUDA(cudaGetLastError());
-  CollectKernel<<<BlocksFor((PetscInt)nwords), kThreads, 0, stream>>>(nwords, (int)m, bits, found);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(h, found, sizeof(h), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaFreeAsync(bits, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  *ndiag = PetscMin(h[0], PCSPCG_DIA_MAX + 1);
-  for (PetscInt d = 0; d < PetscMin(h[0], PCSPCG_DIA_MAX); d++) offset[d] = h[1 + d];
-  if (h[0] <= PCSPCG_DIA_MAX) std::sort(offset, offset + h[0]);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 } // namespace
 
 /*
@@ -171,8 +102,8 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   if (device) {
     PetscCall(DeviceCSR(B, &di, &dj, &da));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(FindDevice(m, c->ncols, di, dj, stream, &ndiag, offset));
-  } else PetscCall(FindHost(m, c->ncols, ai, aj, &ndiag, offset));
+    PetscCall(MatDIAFindDiagonals(m, c->ncols, di, dj, PETSC_TRUE, stream, &ndiag, offset));
+  } else PetscCall(MatDIAFindDiagonals(m, c->ncols, ai, aj, PETSC_FALSE, NULL, &ndiag, offset));
   PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
   if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) PetscFunctionReturn(PETSC_SUCCESS);
   c->ndiag = ndiag;

@@ -7,6 +7,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
 #include "../../../mat/utils/halo/jaggedhalo.h"
+#include "../../../mat/utils/dia/diafind.h"
 
 typedef struct _n_PCSPCGDevice *PCSPCGDevice;
 
@@ -21,7 +22,7 @@ typedef enum {
 } PCSPCGFormat;
 PETSC_INTERN const char *const PCSPCGFormats[];
 
-#define PCSPCG_DIA_MAX 32 /* diagonals a DIA copy may have */
+#define PCSPCG_DIA_MAX MAT_DIA_MAX /* diagonals a DIA copy may have */
 
 /*
   A block of the operator in single precision (spcgcsr.cu, spcgdia.cu): CSR, or DIA when its entries lie

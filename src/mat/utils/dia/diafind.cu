@@ -1,0 +1,94 @@
+/*
+   MatDIAFindDiagonals() and MatDIAFewerBytes(): see diafind.h.
+*/
+#include <algorithm>
+#include "diafind.h"
+#include <petscbt.h>
+
+namespace {
+
+/* sets bit j - i + m - 1 of bits for every entry (i, j) */
+__global__ void MarkKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, unsigned *bits)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      const long long b   = (long long)aj[k] - i + m - 1;
+      const unsigned  bit = 1u << (b % 32);
+
+      if (!(__ldcg(bits + b / 32) & bit)) atomicOr(bits + b / 32, bit); /* most entries find their bit set: no atomic */
+    }
+  }
+}
+
+/* found[0]: the number of bits set; found[1 ..]: their offsets (bit - m + 1), the first MAT_DIA_MAX of them in no order */
+__global__ void CollectKernel(long long nwords, PetscInt m, const unsigned *bits, int *found)
+{
+  for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < nwords; w += (long long)gridDim.x * blockDim.x) {
+    unsigned word = bits[w];
+
+    if (!word) continue;
+    int pos = atomicAdd(found, __popc(word));
+    for (; word; word &= word - 1, pos++)
+      if (pos < MAT_DIA_MAX) found[1 + pos] = (int)(w * 32 + __ffs(word) - 1 - (m - 1));
+  }
+}
+
+unsigned Blocks(long long n)
+{
+  return (unsigned)std::max(1LL, std::min((n + 255) / 256, 2048LL));
+}
+
+} // namespace
+
+/*
+  MatDIAFindDiagonals - the diagonals of the m x ncols CSR (ai, aj), in device memory (device) or host
+  memory: *ndiag of them (MAT_DIA_MAX + 1: more than MAT_DIA_MAX), their offsets ascending in offset[]
+  (MAT_DIA_MAX of room). The device search runs on stream and waits for it.
+*/
+PetscErrorCode MatDIAFindDiagonals(PetscInt m, PetscInt ncols, const PetscInt *ai, const PetscInt *aj, PetscBool device, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
+{
+  const PetscInt nbits = m + ncols - 1;
+
+  PetscFunctionBegin;
+  *ndiag = 0;
+  if (m < 1 || ncols < 1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (device) {
+    const long long nwords = ((long long)nbits + 31) / 32;
+    unsigned       *bits;
+    int            *found, h[1 + MAT_DIA_MAX];
+
+    PetscCallCUDA(cudaMallocAsync((void **)&bits, sizeof(unsigned) * nwords + sizeof(int) * (1 + MAT_DIA_MAX), stream));
+    found = reinterpret_cast<int *>(bits + nwords);
+    PetscCallCUDA(cudaMemsetAsync(bits, 0, sizeof(unsigned) * nwords + sizeof(int), stream));
+    MarkKernel<<<Blocks(m), 256, 0, stream>>>(m, ai, aj, bits);
+    PetscCallCUDA(cudaGetLastError());
+    CollectKernel<<<Blocks(nwords), 256, 0, stream>>>(nwords, m, bits, found);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cudaMemcpyAsync(h, found, sizeof(h), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaFreeAsync(bits, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    *ndiag = PetscMin(h[0], MAT_DIA_MAX + 1);
+    for (PetscInt d = 0; d < PetscMin(h[0], MAT_DIA_MAX); d++) offset[d] = h[1 + d];
+    if (h[0] <= MAT_DIA_MAX) std::sort(offset, offset + h[0]);
+  } else { /* the host twin */
+    PetscBT  bt;
+    PetscInt n = 0;
+
+    PetscCall(PetscBTCreate(nbits, &bt));
+    for (PetscInt i = 0; i < m; i++)
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) n += !PetscBTLookupSet(bt, aj[k] - i + m - 1);
+    *ndiag = PetscMin(n, MAT_DIA_MAX + 1);
+    if (n <= MAT_DIA_MAX)
+      for (PetscInt b = 0, d = 0; b < nbits && d < n; b++)
+        if (PetscBTLookup(bt, b)) offset[d++] = b - m + 1;
+    PetscCall(PetscBTDestroy(&bt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatDIAFewerBytes - whether ndiag diagonals of nrows values of unit bytes take at most fraction of the bytes of the CSR of nnz entries (values, column indices, row offsets) */
+PetscBool MatDIAFewerBytes(PetscInt ndiag, PetscInt nrows, PetscInt nnz, size_t unit, double fraction)
+{
+  if (ndiag < 1 || ndiag > MAT_DIA_MAX) return PETSC_FALSE;
+  return (PetscBool)((double)ndiag * nrows * unit <= fraction * ((double)nnz * (unit + sizeof(PetscInt)) + (double)(nrows + 1) * sizeof(PetscInt)));
+}
