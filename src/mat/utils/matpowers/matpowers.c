@@ -71,6 +71,7 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   m->reqtype         = MAT_POWERS_AUTO;
   m->type            = MAT_POWERS_AUTO;
   m->max_extra_flops = 0.5;
+  m->usedia          = PETSC_TRUE;
   m->s2v             = -1;
   m->extra           = -1;
   *mpk               = m;
@@ -199,7 +200,8 @@ PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
 
   Options Database Keys:
 + -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two
-- -mat_powers_max_extra_flops <0.5>     - auto: ghosted only when its extra flops, relative to s plain products, are at most this
+. -mat_powers_max_extra_flops <0.5>     - auto: ghosted only when its extra flops, relative to s plain products, are at most this
+- -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals (a stencil), with Jacobi folded in and the shift in the same kernel
 
   Level: intermediate
 
@@ -216,16 +218,19 @@ PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
 {
   MatPowersType type = mpk->reqtype;
   PetscReal     r    = mpk->max_extra_flops;
+  PetscBool     dia  = mpk->usedia;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)mpk);
   PetscCall(PetscOptionsEnum("-mat_powers_type", "Matrix-powers kernel: ghosted (one halo exchange per s products), plain (s ordinary products) or auto", "MatPowersSetType", MatPowersTypes, (PetscEnum)type, (PetscEnum *)&type, NULL));
+  PetscCall(PetscOptionsBool("-mat_powers_dia", "Plain products on one process through a DIA copy of A when its entries lie on few diagonals", "MatPowersSetFromOptions", dia, &dia, NULL));
   PetscCall(PetscOptionsReal("-mat_powers_max_extra_flops", "Auto: ghosted only when its extra flops relative to s plain products are at most this", "MatPowersSetFromOptions", r, &r, NULL));
   PetscCheck(r >= 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "-mat_powers_max_extra_flops must be nonnegative, not %g", (double)r);
   PetscOptionsEnd();
-  if (r != mpk->max_extra_flops) mpk->setupcalled = PETSC_FALSE;
+  if (r != mpk->max_extra_flops || dia != mpk->usedia) mpk->setupcalled = PETSC_FALSE;
   mpk->max_extra_flops = r;
+  mpk->usedia          = dia;
   PetscCall(MatPowersSetType(mpk, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -252,6 +257,7 @@ static PetscErrorCode MatPowersReset(MatPowers mpk)
 {
   PetscFunctionBegin;
   PetscCall(MatPowersGhostReset(mpk));
+  PetscCall(MatPowersDIAReset(mpk));
   PetscCall(VecDestroy(&mpk->W));
   mpk->setupcalled = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -345,8 +351,12 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
     mpk->ops->apply = MatPowersApply_Ghosted;
   } else {
     PetscCall(MatPowersGhostReset(mpk));
-    if (mpk->pckind != MAT_POWERS_PC_NONE) PetscCall(MatCreateVecs(mpk->A, &mpk->W, NULL));
-    mpk->ops->apply = MatPowersApply_Plain;
+    if (size == 1) PetscCall(MatPowersDIASetUp(mpk));
+    if (mpk->ndiag) mpk->ops->apply = MatPowersApply_DIA;
+    else {
+      if (mpk->pckind != MAT_POWERS_PC_NONE) PetscCall(MatCreateVecs(mpk->A, &mpk->W, NULL));
+      mpk->ops->apply = MatPowersApply_Plain;
+    }
   }
   PetscCall(PetscObjectChangeTypeName((PetscObject)mpk, MatPowersTypes[mpk->type]));
   mpk->setupcalled = PETSC_TRUE;
@@ -439,9 +449,10 @@ PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[],
       PetscCall(PetscInfo(mpk, "The nonzero pattern of the matrix or the kind of preconditioner changed: new set-up\n"));
       mpk->setupcalled = PETSC_FALSE;
     } else if (astate != mpk->Astate || pstate != mpk->Pstate) {
-      if (mpk->type == MAT_POWERS_GHOSTED) PetscCall(MatPowersGhostRefresh(mpk));
       mpk->Astate = astate;
       mpk->Pstate = pstate;
+      if (mpk->type == MAT_POWERS_GHOSTED) PetscCall(MatPowersGhostRefresh(mpk));
+      else if (mpk->ndiag) PetscCall(MatPowersDIAFill(mpk));
     }
   }
   PetscCall(MatPowersSetUp(mpk));
@@ -526,8 +537,9 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "s = %" PetscInt_FMT ", requested %s, resolved %s: %s\n", mpk->s, MatPowersTypes[mpk->reqtype], MatPowersTypes[mpk->type], mpk->reason));
   if (mpk->reqtype == MAT_POWERS_GHOSTED && mpk->type == MAT_POWERS_PLAIN) PetscCall(PetscViewerASCIIPrintf(viewer, "fell back to plain products: %s\n", mpk->reason));
   if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A (no preconditioner)\n"));
-  else if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, Jacobi %s\n", mpk->type == MAT_POWERS_GHOSTED ? "applied as a scaling of the extended vector" : "applied with PCApply()"));
+  else if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, Jacobi %s\n", mpk->type == MAT_POWERS_GHOSTED ? "applied as a scaling of the extended vector" : (mpk->ndiag ? "folded into the columns of the DIA copy" : "applied with PCApply()")));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, M^{-1} = PCApply() of PC %s (not local)\n", ((PetscObject)mpk->pc)->type_name));
+  if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of A (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", mpk->ndiag, mpk->diacuda ? "on the GPU" : "on the host"));
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
   } else if (mpk->s2v >= 0) {

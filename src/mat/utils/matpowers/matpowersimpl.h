@@ -7,6 +7,7 @@
 #include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
 #include "../halo/jaggedhalo.h"
+#include "../dia/diafind.h"
 
 /* What the right preconditioner contributes to the ghosted kernel */
 typedef enum {
@@ -65,6 +66,13 @@ struct _p_MatPowers {
   /* plain: the PC's output */
   Vec W;
 
+  /* plain on one process: a DIA copy of A, the Jacobi scaling folded into its columns (matpowersdia.cu) */
+  PetscBool    usedia;  /* -mat_powers_dia: may make one */
+  PetscInt     ndiag;   /* its diagonals; 0: none made */
+  PetscInt     offset[MAT_DIA_MAX];
+  PetscScalar *dia;     /* ndiag x n values, diagonal d of row i at dia[d * n + i] */
+  PetscBool    diacuda; /* in device memory */
+
   /* ghosted: own rows through A's own blocks, remote rows (depth 1..s-1) in R; extended vectors ordered own, depth 1, ..., depth s */
   PetscBool    cuda;    /* the blocks multiply VECSEQCUDA vectors (else VECSEQ) */
   PetscInt     ng;      /* depth-1 columns: the columns of A's off-diagonal block, in its order */
@@ -93,4 +101,8 @@ PETSC_INTERN PetscErrorCode MatPowersApply_Ghosted(MatPowers, PetscInt, const Pe
 PETSC_INTERN PetscErrorCode MatPowersHaloFetchRows(Mat, const PetscInt[], const PetscInt[], const PetscInt[], const PetscInt[], PetscInt, const PetscInt[], MatPowersRemoteRows *, MatPowersHalo *);
 PETSC_INTERN PetscErrorCode MatPowersHaloValues(Mat, const PetscInt[], const PetscScalar[], const PetscInt[], const PetscScalar[], MatPowersHalo *, PetscScalar[]);
 PETSC_INTERN PetscErrorCode MatPowersHaloReset(MatPowersHalo *);
+PETSC_INTERN PetscErrorCode MatPowersDIASetUp(MatPowers);
+PETSC_INTERN PetscErrorCode MatPowersDIAFill(MatPowers);
+PETSC_INTERN PetscErrorCode MatPowersDIAReset(MatPowers);
+PETSC_INTERN PetscErrorCode MatPowersApply_DIA(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
 PETSC_INTERN PetscErrorCode MatPowersShift(PetscInt, const PetscScalar[], const PetscReal[], Vec, Vec, Vec);

@@ -1,0 +1,232 @@
+/*
+   Plain products on one process through a DIA copy of A. When A is a MATSEQAIJ or MATSEQAIJCUSPARSE
+   whose entries lie on few diagonals (a DMDA stencil) and the preconditioner is none or Jacobi, the
+   kernel keeps A's values diagonal by diagonal with the Jacobi scaling folded into their columns
+   (B = A D^{-1}), and one kernel makes a Newton basis vector: y = B x - re x (+ im^2 z for the second
+   shift of a conjugate pair). Against PCApply(), MatMult() and the shift update it reads no column
+   index and no inverse diagonal, and x once: for a 7-point stencil about 72 bytes a row against 140.
+   The copy is refreshed, values only, when A or the preconditioner change. The host loops are the
+   twins of the kernels.
+*/
+#include "matpowersimpl.h"
+#include "../../impls/jagged/jaggeddevicescalar.cuh"
+#include <petsc/private/matimpl.h>
+#include <algorithm>
+
+#if defined(PETSC_USE_COMPLEX)
+using DS = cuda::std::complex<double>;
+#else
+using DS = double;
+#endif
+
+namespace {
+
+struct Offsets {
+  int n, off[MAT_DIA_MAX];
+};
+
+Offsets ToOffsets(const MatPowers mpk)
+{
+  Offsets o;
+
+  o.n = (int)mpk->ndiag;
+  for (PetscInt d = 0; d < mpk->ndiag; d++) o.off[d] = (int)mpk->offset[d];
+  return o;
+}
+
+/* the diagonal d of the entry (i, i + off[d]): binary search */
+__host__ __device__ inline int DiagonalOf(const Offsets &o, PetscInt off)
+{
+  int lo = 0, hi = o.n - 1;
+
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (o.off[mid] < off) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* a[d * m + i] = A(i, j) dinv[j] (dinv NULL: 1), j = i + off[d]; a is zero on entry */
+__global__ void DIAFillKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, const DS *av, const DS *dinv, Offsets o, DS *a)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) a[(size_t)DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[aj[k]] : av[k];
+}
+
+/* y = B x - r x + c z (z NULL: no last term) */
+__global__ void DIAPowerKernel(PetscInt m, Offsets o, const DS *a, const DS *x, const DS *z, DS r, DS c, DS *y)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
+    DS sum = DS(0);
+
+    for (int d = 0; d < o.n; d++) {
+      const PetscInt col = i + o.off[d];
+
+      if (col >= 0 && col < m) sum = jagged::gpu::MulAdd(jagged::gpu::LoadStream(a + (size_t)d * m + i), jagged::gpu::LoadRO(x + col), sum);
+    }
+    sum = sum - r * x[i];
+    if (z) sum = sum + c * z[i];
+    y[i] = sum;
+  }
+}
+
+unsigned Blocks(PetscInt n)
+{
+  return (unsigned)PetscMax(1, PetscMin((n + 255) / 256, (PetscInt)8192));
+}
+
+} // namespace
+
+/* The values of the DIA copy from A's and, with Jacobi, the preconditioner's current values */
+PetscErrorCode MatPowersDIAFill(MatPowers mpk)
+{
+  const PetscInt     m = mpk->A->rmap->n;
+  const PetscInt    *ai, *aj;
+  PetscScalar       *av;
+  const PetscScalar *dinv = NULL;
+  const Offsets      o    = ToOffsets(mpk);
+  Vec                d = NULL, ones;
+  PetscMemType       mtype;
+
+  PetscFunctionBegin;
+  if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* the inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x) */
+    PetscCall(MatCreateVecs(mpk->A, &ones, &d));
+    PetscCall(VecSet(ones, 1.0));
+    PetscCall(PCApply(mpk->pc, ones, d));
+    PetscCall(VecDestroy(&ones));
+  }
+  PetscCall(MatSeqAIJGetCSRAndMemType(mpk->A, &ai, &aj, &av, &mtype));
+  if (mpk->diacuda) {
+    cudaStream_t stream;
+
+    PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the device CSR of a MATSEQAIJCUSPARSE");
+    if (d) PetscCall(VecCUDAGetArrayRead(d, &dinv));
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMemsetAsync(mpk->dia, 0, sizeof(PetscScalar) * mpk->ndiag * m, stream));
+    DIAFillKernel<<<Blocks(m), 256, 0, stream>>>(m, ai, aj, reinterpret_cast<const DS *>(av), reinterpret_cast<const DS *>(dinv), o, reinterpret_cast<DS *>(mpk->dia));
+    PetscCallCUDA(cudaGetLastError());
+    if (d) PetscCall(VecCUDARestoreArrayRead(d, &dinv));
+  } else {
+    if (d) PetscCall(VecGetArrayRead(d, &dinv));
+    PetscCall(PetscArrayzero(mpk->dia, mpk->ndiag * m));
+    for (PetscInt i = 0; i < m; i++) /* the host twin of DIAFillKernel */
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) mpk->dia[DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[aj[k]] : av[k];
+    if (d) PetscCall(VecRestoreArrayRead(d, &dinv));
+  }
+  PetscCall(VecDestroy(&d));
+  PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &mpk->Astate)); /* taking the CSR may count as a change */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  On one process, with no preconditioner or Jacobi: the DIA copy when A is a MATSEQAIJ(CUSPARSE) whose
+  entries lie on at most MAT_DIA_MAX diagonals and their values take no more bytes than its CSR;
+  mpk->ndiag stays 0 otherwise
+*/
+PetscErrorCode MatPowersDIASetUp(MatPowers mpk)
+{
+  Mat                A = mpk->A;
+  MatInfo            info;
+  PetscBool          seqaij, cusparse;
+  const PetscInt    *ai, *aj;
+  PetscScalar       *av;
+  PetscMemType       mtype;
+  PetscInt           ndiag, offset[MAT_DIA_MAX];
+  const PetscInt     m = A->rmap->n;
+  cudaStream_t       stream = NULL;
+
+  PetscFunctionBegin;
+  mpk->ndiag = 0;
+  if (!mpk->usedia || mpk->pckind == MAT_POWERS_PC_OTHER || A->rmap->n != A->cmap->n || !m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij)); /* exactly these types: their CSR is the matrix */
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
+  if (!seqaij && !cusparse) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cusparse) { /* the products run where the vectors are */
+    VecType   vtype;
+    PetscBool cuda;
+
+    PetscCall(MatGetVecType(A, &vtype));
+    PetscCall(PetscStrcmpAny(vtype, &cuda, VECCUDA, VECSEQCUDA, ""));
+    if (!cuda || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+  }
+  PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &av, &mtype));
+  PetscCall(MatDIAFindDiagonals(m, m, ai, aj, (PetscBool)PetscMemTypeDevice(mtype), stream, &ndiag, offset));
+  if (!MatDIAFewerBytes(ndiag, m, (PetscInt)info.nz_used, sizeof(PetscScalar), 1.0)) PetscFunctionReturn(PETSC_SUCCESS); /* the fused kernel saves the PC and shift passes besides */
+  mpk->ndiag   = ndiag;
+  mpk->diacuda = cusparse;
+  for (PetscInt d = 0; d < ndiag; d++) mpk->offset[d] = offset[d];
+  if (cusparse) PetscCallCUDA(cudaMalloc((void **)&mpk->dia, sizeof(PetscScalar) * ndiag * m));
+  else PetscCall(PetscMalloc1(ndiag * m, &mpk->dia));
+  PetscCall(MatPowersDIAFill(mpk));
+  PetscCall(PetscInfo(mpk, "Plain products through a DIA copy of A: %" PetscInt_FMT " diagonals\n", ndiag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatPowersDIAReset(MatPowers mpk)
+{
+  PetscFunctionBegin;
+  if (mpk->diacuda && mpk->dia) PetscCallCUDA(cudaFree(mpk->dia));
+  else PetscCall(PetscFree(mpk->dia));
+  mpk->dia   = NULL;
+  mpk->ndiag = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* k products, each one kernel: V[j + 1] = B V[j] - re[j] V[j] (+ im[j]^2 V[j - 1] for the second shift of a conjugate pair) */
+PetscErrorCode MatPowersApply_DIA(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
+{
+  const PetscInt m = mpk->A->rmap->n;
+  const Offsets  o = ToOffsets(mpk);
+  cudaStream_t   stream = NULL;
+
+  PetscFunctionBegin;
+  if (mpk->diacuda) {
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(PetscLogGpuTimeBegin());
+  }
+  for (PetscInt j = 0; j < k; j++) {
+    const PetscScalar  r    = re ? re[j] : 0.0;
+    const PetscBool    pair = (PetscBool)(!PetscDefined(USE_COMPLEX) && im && im[j] < 0);
+    const PetscScalar  c    = pair ? (PetscScalar)(im[j] * im[j]) : 0.0;
+    const PetscScalar *x, *z = NULL;
+    PetscScalar       *y;
+
+    if (mpk->diacuda) {
+      PetscCall(VecCUDAGetArrayRead(V[j], &x));
+      if (pair) PetscCall(VecCUDAGetArrayRead(V[j - 1], &z));
+      PetscCall(VecCUDAGetArrayWrite(V[j + 1], &y));
+      DIAPowerKernel<<<Blocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const DS *>(mpk->dia), reinterpret_cast<const DS *>(x), reinterpret_cast<const DS *>(z), *reinterpret_cast<const DS *>(&r), *reinterpret_cast<const DS *>(&c), reinterpret_cast<DS *>(y));
+      PetscCallCUDA(cudaGetLastError());
+      PetscCall(VecCUDARestoreArrayWrite(V[j + 1], &y));
+      if (pair) PetscCall(VecCUDARestoreArrayRead(V[j - 1], &z));
+      PetscCall(VecCUDARestoreArrayRead(V[j], &x));
+    } else { /* the host twin of DIAPowerKernel */
+      PetscCall(VecGetArrayRead(V[j], &x));
+      if (pair) PetscCall(VecGetArrayRead(V[j - 1], &z));
+      PetscCall(VecGetArrayWrite(V[j + 1], &y));
+      for (PetscInt i = 0; i < m; i++) {
+        PetscScalar sum = 0.0;
+
+        for (PetscInt d = 0; d < mpk->ndiag; d++) {
+          const PetscInt col = i + mpk->offset[d];
+
+          if (col >= 0 && col < m) sum += mpk->dia[d * m + i] * x[col];
+        }
+        y[i] = sum - r * x[i] + (z ? c * z[i] : 0.0);
+      }
+      PetscCall(VecRestoreArrayWrite(V[j + 1], &y));
+      if (pair) PetscCall(VecRestoreArrayRead(V[j - 1], &z));
+      PetscCall(VecRestoreArrayRead(V[j], &x));
+    }
+  }
+  if (mpk->diacuda) {
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops((2.0 * mpk->ndiag + 4.0) * m * k));
+  } else PetscCall(PetscLogFlops((2.0 * mpk->ndiag + 4.0) * m * k));
+  mpk->nexchanges += k;
+  mpk->nproducts += k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
