@@ -179,6 +179,29 @@ PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, Jagge
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Posts the receives (send = false) or the sends of one side of the exchange: the ghost side (hrecv, the
+  processes that own the ghosts) or the owned side (hsend, the processes that need them). The forward
+  exchange receives on the ghost side and sends from the owned side, the reverse one the other way.
+*/
+static PetscErrorCode JaggedHaloPost(JaggedHalo h, PetscBool ghostside, PetscBool send)
+{
+  char              *buf   = ghostside ? h->hrecv : h->hsend;
+  const PetscMPIInt  n     = ghostside ? h->nrecv : h->nsend, *rank = ghostside ? h->recvrank : h->sendrank;
+  const PetscInt    *off   = ghostside ? h->recvoff : h->sendoff;
+  MPI_Request       *req   = ghostside ? h->req : h->req + h->nrecv;
+
+  PetscFunctionBegin;
+  for (PetscMPIInt i = 0; i < n; i++) {
+    const size_t bytes = h->unit * (off[i + 1] - off[i]);
+
+    if (rank[i] == h->rank) req[i] = MPI_REQUEST_NULL; /* to itself: copied */
+    else if (send) PetscCallMPI(MPIU_Isend(buf + h->unit * off[i], bytes, MPI_BYTE, rank[i], h->tag, h->comm, &req[i]));
+    else PetscCallMPI(MPIU_Irecv(buf + h->unit * off[i], bytes, MPI_BYTE, rank[i], h->tag, h->comm, &req[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* JaggedHaloBegin - gathers the owned entries of roots that others need (on stream, then to the host on the halo's own stream) and posts the receives */
 PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t stream)
 {
@@ -196,16 +219,8 @@ PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t str
     }
     PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
   } else PetscCall(HaloMoveUnit(h->unit, true, false, nsend, h->sendidx, NULL, roots, h->hsend, NULL));
-  for (PetscMPIInt i = 0; i < h->nrecv; i++) {
-    if (h->recvrank[i] == h->rank) h->req[i] = MPI_REQUEST_NULL; /* copied in JaggedHaloEnd() */
-    else PetscCallMPI(MPIU_Irecv(h->hrecv + h->unit * h->recvoff[i], h->unit * (h->recvoff[i + 1] - h->recvoff[i]), MPI_BYTE, h->recvrank[i], h->tag, h->comm, &h->req[i]));
-  }
-  if (!h->device) {
-    for (PetscMPIInt i = 0; i < h->nsend; i++) {
-      if (h->sendrank[i] == h->rank) h->req[h->nrecv + i] = MPI_REQUEST_NULL;
-      else PetscCallMPI(MPIU_Isend(h->hsend + h->unit * h->sendoff[i], h->unit * (h->sendoff[i + 1] - h->sendoff[i]), MPI_BYTE, h->sendrank[i], h->tag, h->comm, &h->req[h->nrecv + i]));
-    }
-  }
+  PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_FALSE));
+  if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,10 +232,7 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
   PetscFunctionBegin;
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->sent));
-    for (PetscMPIInt i = 0; i < h->nsend; i++) {
-      if (h->sendrank[i] == h->rank) h->req[h->nrecv + i] = MPI_REQUEST_NULL;
-      else PetscCallMPI(MPIU_Isend(h->hsend + h->unit * h->sendoff[i], h->unit * (h->sendoff[i + 1] - h->sendoff[i]), MPI_BYTE, h->sendrank[i], h->tag, h->comm, &h->req[h->nrecv + i]));
-    }
+    PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE));
   }
   for (PetscMPIInt i = 0; i < h->nrecv; i++) /* to itself: the one send to this rank */
     if (h->recvrank[i] == h->rank)
@@ -240,23 +252,6 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
   PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
   PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
   if (!h->leafcontig) PetscCall(HaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The messages of the reverse exchange, from the buffer where the forward one receives (ghosts) to where it sends (owned entries) */
-static PetscErrorCode JaggedHaloPostReverse(JaggedHalo h, PetscBool sends)
-{
-  PetscFunctionBegin;
-  if (!sends)
-    for (PetscMPIInt i = 0; i < h->nsend; i++) {
-      if (h->sendrank[i] == h->rank) h->req[h->nrecv + i] = MPI_REQUEST_NULL;
-      else PetscCallMPI(MPIU_Irecv(h->hsend + h->unit * h->sendoff[i], h->unit * (h->sendoff[i + 1] - h->sendoff[i]), MPI_BYTE, h->sendrank[i], h->tag, h->comm, &h->req[h->nrecv + i]));
-    }
-  else
-    for (PetscMPIInt i = 0; i < h->nrecv; i++) {
-      if (h->recvrank[i] == h->rank) h->req[i] = MPI_REQUEST_NULL;
-      else PetscCallMPI(MPIU_Isend(h->hrecv + h->unit * h->recvoff[i], h->unit * (h->recvoff[i + 1] - h->recvoff[i]), MPI_BYTE, h->recvrank[i], h->tag, h->comm, &h->req[i]));
-    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,8 +281,8 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
     }
     PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
   } else PetscCall(HaloMoveUnit(h->unit, true, false, nrecv, h->recvidx, NULL, leaves, h->hrecv, NULL));
-  PetscCall(JaggedHaloPostReverse(h, PETSC_FALSE));
-  if (!h->device) PetscCall(JaggedHaloPostReverse(h, PETSC_TRUE));
+  PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_FALSE));
+  if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -299,7 +294,7 @@ PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stre
   PetscFunctionBegin;
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->sent));
-    PetscCall(JaggedHaloPostReverse(h, PETSC_TRUE));
+    PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE));
   }
   for (PetscMPIInt j = 0; j < h->nsend; j++) /* from itself */
     if (h->sendrank[j] == h->rank)

@@ -186,36 +186,66 @@ static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, Jagged
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The array of v where the blocks multiply: on the host or on the device, read, written or both */
+static PetscErrorCode MatMPIJaggedVecGetArray(Vec v, PetscBool host, PetscMemoryAccessMode mode, PetscScalar **a)
+{
+  PetscFunctionBegin;
+  switch (mode) {
+  case PETSC_MEMORY_ACCESS_READ:
+    if (host) PetscCall(VecGetArrayRead(v, (const PetscScalar **)a));
+    else PetscCall(VecCUDAGetArrayRead(v, (const PetscScalar **)a));
+    break;
+  case PETSC_MEMORY_ACCESS_WRITE:
+    if (host) PetscCall(VecGetArrayWrite(v, a));
+    else PetscCall(VecCUDAGetArrayWrite(v, a));
+    break;
+  default:
+    if (host) PetscCall(VecGetArray(v, a));
+    else PetscCall(VecCUDAGetArray(v, a));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIJaggedVecRestoreArray(Vec v, PetscBool host, PetscMemoryAccessMode mode, PetscScalar **a)
+{
+  PetscFunctionBegin;
+  switch (mode) {
+  case PETSC_MEMORY_ACCESS_READ:
+    if (host) PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)a));
+    else PetscCall(VecCUDARestoreArrayRead(v, (const PetscScalar **)a));
+    break;
+  case PETSC_MEMORY_ACCESS_WRITE:
+    if (host) PetscCall(VecRestoreArrayWrite(v, a));
+    else PetscCall(VecCUDARestoreArrayWrite(v, a));
+    break;
+  default:
+    if (host) PetscCall(VecRestoreArray(v, a));
+    else PetscCall(VecCUDARestoreArray(v, a));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* zz = A xx (+ yy): the ghosts of xx cross during the diagonal block's product */
 static PetscErrorCode MatMPIJaggedMult(Mat A, Vec xx, Vec yy, Vec zz)
 {
-  Mat_MPIJagged     *j = (Mat_MPIJagged *)A->spptr;
-  Mat                d, o;
-  JaggedHalo         halo;
-  PetscBool          host;
-  cudaStream_t       stream = NULL;
-  const PetscScalar *xa;
-  PetscScalar       *ga;
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+  Mat            d, o;
+  JaggedHalo     halo;
+  cudaStream_t   stream = NULL;
+  PetscScalar   *a;
 
   PetscFunctionBegin;
   PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
   PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_FALSE, &halo));
-  host = j->halohost;
-  if (host) PetscCall(VecGetArrayRead(xx, &xa));
-  else {
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(VecCUDAGetArrayRead(xx, &xa));
-  }
-  PetscCall(JaggedHaloBegin(halo, xa, stream));
-  if (host) PetscCall(VecRestoreArrayRead(xx, &xa));
-  else PetscCall(VecCUDARestoreArrayRead(xx, &xa));
+  if (!j->halohost) PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(MatMPIJaggedVecGetArray(xx, j->halohost, PETSC_MEMORY_ACCESS_READ, &a));
+  PetscCall(JaggedHaloBegin(halo, a, stream));
+  PetscCall(MatMPIJaggedVecRestoreArray(xx, j->halohost, PETSC_MEMORY_ACCESS_READ, &a));
   if (yy) PetscCall((*d->ops->multadd)(d, xx, yy, zz));
   else PetscCall((*d->ops->mult)(d, xx, zz));
-  if (host) PetscCall(VecGetArrayWrite(j->ghosts, &ga));
-  else PetscCall(VecCUDAGetArrayWrite(j->ghosts, &ga));
-  PetscCall(JaggedHaloEnd(halo, ga, stream));
-  if (host) PetscCall(VecRestoreArrayWrite(j->ghosts, &ga));
-  else PetscCall(VecCUDARestoreArrayWrite(j->ghosts, &ga));
+  PetscCall(MatMPIJaggedVecGetArray(j->ghosts, j->halohost, PETSC_MEMORY_ACCESS_WRITE, &a));
+  PetscCall(JaggedHaloEnd(halo, a, stream));
+  PetscCall(MatMPIJaggedVecRestoreArray(j->ghosts, j->halohost, PETSC_MEMORY_ACCESS_WRITE, &a));
   PetscCall((*o->ops->multadd)(o, j->ghosts, zz, zz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -223,34 +253,25 @@ static PetscErrorCode MatMPIJaggedMult(Mat A, Vec xx, Vec yy, Vec zz)
 /* zz = A^T xx (+ yy): the off-diagonal block's transpose product first, its entries sent back to their owners during the diagonal block's */
 static PetscErrorCode MatMPIJaggedMultTranspose(Mat A, Vec xx, Vec yy, Vec zz)
 {
-  Mat_MPIJagged     *j = (Mat_MPIJagged *)A->spptr;
-  Mat                d, o;
-  JaggedHalo         halo;
-  PetscBool          host;
-  cudaStream_t       stream = NULL;
-  const PetscScalar *ga;
-  PetscScalar       *za;
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+  Mat            d, o;
+  JaggedHalo     halo;
+  cudaStream_t   stream = NULL;
+  PetscScalar   *a;
 
   PetscFunctionBegin;
   PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
   PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_FALSE, &halo));
-  host = j->halohost;
+  if (!j->halohost) PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall((*o->ops->multtranspose)(o, xx, j->ghosts));
-  if (host) PetscCall(VecGetArrayRead(j->ghosts, &ga));
-  else {
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(VecCUDAGetArrayRead(j->ghosts, &ga));
-  }
-  PetscCall(JaggedHaloReverseBegin(halo, ga, stream));
-  if (host) PetscCall(VecRestoreArrayRead(j->ghosts, &ga));
-  else PetscCall(VecCUDARestoreArrayRead(j->ghosts, &ga));
+  PetscCall(MatMPIJaggedVecGetArray(j->ghosts, j->halohost, PETSC_MEMORY_ACCESS_READ, &a));
+  PetscCall(JaggedHaloReverseBegin(halo, a, stream));
+  PetscCall(MatMPIJaggedVecRestoreArray(j->ghosts, j->halohost, PETSC_MEMORY_ACCESS_READ, &a));
   if (yy) PetscCall((*d->ops->multtransposeadd)(d, xx, yy, zz));
   else PetscCall((*d->ops->multtranspose)(d, xx, zz));
-  if (host) PetscCall(VecGetArray(zz, &za));
-  else PetscCall(VecCUDAGetArray(zz, &za));
-  PetscCall(JaggedHaloReverseEnd(halo, za, stream));
-  if (host) PetscCall(VecRestoreArray(zz, &za));
-  else PetscCall(VecCUDARestoreArray(zz, &za));
+  PetscCall(MatMPIJaggedVecGetArray(zz, j->halohost, PETSC_MEMORY_ACCESS_READ_WRITE, &a));
+  PetscCall(JaggedHaloReverseEnd(halo, a, stream));
+  PetscCall(MatMPIJaggedVecRestoreArray(zz, j->halohost, PETSC_MEMORY_ACCESS_READ_WRITE, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
