@@ -135,6 +135,7 @@ PETSC_EXTERN const char *const MatPowersTypes[];
 
 PETSC_EXTERN PetscErrorCode MatCreateMatrixPowers(Mat, PetscInt, MatPowers *);
 PETSC_EXTERN PetscErrorCode MatPowersSetPC(MatPowers, PC);
+PETSC_EXTERN PetscErrorCode MatPowersSetPCSide(MatPowers, PCSide);
 PETSC_EXTERN PetscErrorCode MatPowersSetType(MatPowers, MatPowersType);
 PETSC_EXTERN PetscErrorCode MatPowersGetType(MatPowers, MatPowersType *);
 PETSC_EXTERN PetscErrorCode MatPowersSetOptionsPrefix(MatPowers, const char[]);
@@ -210,4 +211,3 @@ PETSC_EXTERN PetscErrorCode KSPCAGMRESGetBlockSize(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBasis(KSP, KSPCAGMRESBasis);
 PETSC_EXTERN PetscErrorCode KSPCAGMRESSetOrthogonalization(KSP, KSPCAGMRESOrthogonalization);
 PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBlockOrthogonalization(KSP, KSPCAGMRESBlockOrthogonalization);
-PETSC_EXTERN PetscErrorCode KSPCAGMRESSetReorthogonalization(KSP, PetscBool);

@@ -4,6 +4,7 @@ static char help[] = "Checks KSPCAGMRES against KSPGMRES with the same restart l
   -n <32>         grid points per direction;  -peclet <40> convection speed (grid Peclet number peclet/n)\n\
   -f <file>       Matrix Market file (-problem mtx);  -scale <1> multiplies the matrix\n\
   -rtol <1e-8>    relative tolerance;  -m <30> restart length;  -pc <none> preconditioner of both solvers\n\
+  -side <right>   preconditioner side of both solvers; left: the residuals are the preconditioned ones\n\
   -sweep          s = -smin..-smax (1..10) x every TSQR scheme; the restart length is s * round(m / s)\n\
   -margin <0.1>   CA-GMRES may take at most margin * (GMRES iterations) + 5 more (or fewer) iterations\n\
   -check_error <1> the error against the exact solution at most 10 x GMRES's + 10 rtol (off for ill-conditioned matrices)\n\
@@ -17,8 +18,10 @@ static char help[] = "Checks KSPCAGMRES against KSPGMRES with the same restart l
 typedef struct {
   KSPConvergedReason reason;
   PetscInt           its;
-  PetscReal          relres, err; /* ||b - A x|| / ||b||, ||x - xe|| / ||xe|| */
+  PetscReal          relres, err; /* ||b - A x|| / ||b|| (left: ||M^{-1}(b - A x)|| / ||M^{-1} b||), ||x - xe|| / ||xe|| */
 } Outcome;
+
+static PCSide side = PC_RIGHT; /* -side, of both solvers */
 
 /* -div(grad u) + w . grad u on the unit square/cube, n points per direction, first-order upwind, w = peclet (1, 1/2, 1/4) */
 static PetscErrorCode ConvectionDiffusion(MPI_Comm comm, PetscInt d, PetscInt n, PetscReal peclet, Mat *A)
@@ -89,7 +92,7 @@ static PetscErrorCode BuildMatrix(MPI_Comm comm, const char *problem, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Solves with GMRES (classical Gram-Schmidt, right preconditioning) or CA-GMRES(s, m) (s = 0: the -ca_ options decide), pc for both */
+/* Solves with GMRES (classical Gram-Schmidt) or CA-GMRES(s, m) (s = 0: the -ca_ options decide), pc and side for both */
 static PetscErrorCode Solve(Mat A, Vec b, Vec xe, KSPType type, PetscInt s, PetscInt m, KSPCAGMRESOrthogonalization tsqr, PetscBool monomial, const char *pc, PetscReal rtol, Vec x, Outcome *o)
 {
   KSP       ksp;
@@ -106,7 +109,7 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec xe, KSPType type, PetscInt s, Pets
   PetscCall(KSPSetType(ksp, type));
   PetscCall(KSPGetPC(ksp, &kpc));
   PetscCall(PCSetType(kpc, pc));
-  PetscCall(KSPSetPCSide(ksp, PC_RIGHT)); /* GMRES too: the same residual norm */
+  PetscCall(KSPSetPCSide(ksp, side)); /* GMRES too: the same residual norm */
   PetscCall(KSPSetTolerances(ksp, rtol, 1e-300, PETSC_CURRENT, 20000));
   PetscCall(KSPGMRESSetRestart(ksp, m));
   if (ca && s) {
@@ -121,8 +124,19 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec xe, KSPType type, PetscInt s, Pets
   PetscCall(VecDuplicate(b, &r));
   PetscCall(MatMult(A, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &o->relres));
-  PetscCall(VecNorm(b, NORM_2, &nb));
+  if (side == PC_LEFT) { /* the preconditioned residual against the preconditioned right-hand side */
+    Vec t;
+
+    PetscCall(VecDuplicate(b, &t));
+    PetscCall(PCApply(kpc, r, t));
+    PetscCall(VecNorm(t, NORM_2, &o->relres));
+    PetscCall(PCApply(kpc, b, t));
+    PetscCall(VecNorm(t, NORM_2, &nb));
+    PetscCall(VecDestroy(&t));
+  } else {
+    PetscCall(VecNorm(r, NORM_2, &o->relres));
+    PetscCall(VecNorm(b, NORM_2, &nb));
+  }
   o->relres = nb > 0 ? o->relres / nb : o->relres;
   PetscCall(VecWAXPY(r, -1.0, xe, x));
   PetscCall(VecNorm(r, NORM_2, &o->err));
@@ -219,6 +233,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-expect", expect, sizeof(expect), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc", pc, sizeof(pc), NULL));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-side", PCSides, (PetscEnum *)&side, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-m", &m, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-smin", &smin, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-smax", &smax, NULL));

@@ -4,7 +4,7 @@ static char help[] = "Checks MatPowers (the matrix-powers kernel) against an exp
   -far <0.02>       random: probability of an entry far from the diagonal in each row\n\
   -s <5>            the kernel's s; every k = 1, ..., s is checked\n\
   -shifts <none|real|pair|complex>  monomial, real shifts, conjugate pairs (real builds), complex shifts (complex builds)\n\
-  -use_pc           right preconditioner from -pc_type (PCNONE by default)\n\
+  -use_pc           preconditioner from -pc_type (PCNONE by default);  -side <right|left>  B = A M^{-1} or M^{-1} A\n\
   -expect_type <ghosted|plain>  the type the kernel must resolve to\n\
   -change <none|values|pattern>  change A after the first round and check again\n\
   -check_info       compare MatPowersGetInfo() with the test's own breadth-first count\n\
@@ -87,11 +87,16 @@ static PetscErrorCode ShellMult(Mat S, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = B x = A M^{-1} x */
+static PCSide side = PC_RIGHT; /* -side */
+
+/* y = B x = A M^{-1} x (right) or M^{-1} A x (left) */
 static PetscErrorCode ApplyB(Mat A, PC pc, Vec x, Vec w, Vec y)
 {
   PetscFunctionBeginUser;
-  if (pc) {
+  if (pc && side == PC_LEFT) {
+    PetscCall(MatMult(A, x, w));
+    PetscCall(PCApply(pc, w, y));
+  } else if (pc) {
     PetscCall(PCApply(pc, x, w));
     PetscCall(MatMult(A, w, y));
   } else PetscCall(MatMult(A, x, y));
@@ -137,7 +142,7 @@ static PetscErrorCode NormB(Mat A, PC pc, PetscReal *nb)
     PetscCall(VecSet(one, 1.0));
     PetscCall(PCApply(pc, one, d));
     PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &AD));
-    PetscCall(MatDiagonalScale(AD, NULL, d));
+    PetscCall(MatDiagonalScale(AD, side == PC_LEFT ? d : NULL, side == PC_LEFT ? NULL : d));
     PetscCall(MatNorm(AD, NORM_INFINITY, nb));
     PetscCall(MatDestroy(&AD));
     PetscCall(VecDestroy(&d));
@@ -293,6 +298,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-s", &s, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-far", &far, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-use_pc", &use_pc, NULL));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-side", PCSides, (PetscEnum *)&side, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_info", &check_info, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-view", &view, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-shell", &shell, NULL));
@@ -320,6 +326,7 @@ int main(int argc, char **argv)
     PetscCall(PCSetFromOptions(pc));
     PetscCall(PCSetUp(pc));
     PetscCall(MatPowersSetPC(mpk, pc));
+    PetscCall(MatPowersSetPCSide(mpk, side));
   }
 
   /* shifts: real ones of either sign, a conjugate pair at 1-2 (cut at k = 2), another at 4-5 */

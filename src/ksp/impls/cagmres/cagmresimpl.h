@@ -10,6 +10,8 @@
 
 /* |R(i,i)| at most this times the norm the vector had when generated: the vector depends on the earlier ones */
 #define KSP_CAGMRES_RANK_TOL 1e-12
+/* REFINE_IFNEEDED: a second pass when BOrth leaves a column less than this fraction of its norm (DGKS: 1/sqrt(2)) */
+#define KSP_CAGMRES_REFINE_ETA 0.70710678118654752
 /* A Gram-matrix R(i,i) below this fraction of the column norm is too inaccurate: the block goes to CAQR */
 #define KSP_CAGMRES_GRAM_TOL 1e-6
 /* thread blocks of the inner-product kernel of cagmresgemm.cu (cagmres::kInnerBlocks): its scratch holds that many partial sums of each entry */
@@ -19,11 +21,10 @@
 
 typedef struct {
   /* options */
-  PetscInt                         s, m;          /* block size, restart length (a multiple of s) */
+  PetscInt                         s, m;          /* block size, restart length */
   KSPCAGMRESBasis                  basis;
   KSPCAGMRESOrthogonalization      tsqr;
   KSPCAGMRESBlockOrthogonalization borth;
-  PetscBool                        reorth;        /* a second BOrth + TSQR pass */
   PetscInt                         maxbreakdowns; /* forced restarts before KSP_DIVERGED_BREAKDOWN */
 
   /* set-up */
@@ -56,6 +57,7 @@ typedef struct {
   /* statistics of the last solve */
   PetscInt seff;       /* block size in use (halved after an overflow) */
   PetscInt nfallback;  /* blocks whose Gram-matrix TSQR failed and went to CAQR */
+  PetscInt nrefined;   /* blocks orthogonalized twice */
   PetscInt noverflow;  /* blocks regenerated with a smaller block size after Inf/NaN */
   PetscInt nbreakdown; /* cycles ended by a dependent block or a true residual far above the estimate */
   PetscInt ncycles;

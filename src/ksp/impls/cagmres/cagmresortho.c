@@ -1,7 +1,8 @@
 /*
    KSPCAGMRES: orthogonalization of a new block of basis vectors, columns c .. c+k-1 of Q, against
    the c earlier (orthonormal) columns (BOrth: CGS or MGS) and within itself (TSQR: CholQR, SVQR,
-   CAQR, MGS, CGS), optionally twice (e.g. CholQR2). Gives V_new = Q_old RT + Q_new RD.
+   CAQR, MGS, CGS), twice (e.g. CholQR2) always or only when BOrth lost most of a column (the DGKS test,
+   KSP's -ksp_orthogonalization_cgs_refinement_type). Gives V_new = Q_old RT + Q_new RD.
 */
 #include "cagmresimpl.h"
 #include <petscblaslapack.h>
@@ -198,11 +199,22 @@ PetscErrorCode KSPCAGMRESOrthogonalizeBlock(KSP ksp, PetscInt c, PetscInt k, Pet
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
   PetscInt     r1, r2;
   PetscScalar *RT2, *RD2, *T;
+  PetscBool    refine;
 
   PetscFunctionBegin;
   PetscCall(OrthoPass(ksp, c, k, RT, RD, &r1, finite));
   *rank = r1;
-  if (!*finite || !ca->reorth || r1 == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!*finite || r1 == 0 || !c) PetscFunctionReturn(PETSC_SUCCESS);
+  refine = (PetscBool)(ksp->cgstype == KSP_ORTHOGONALIZATION_CGS_REFINE_ALWAYS);
+  for (PetscInt i = 0; i < r1 && ksp->cgstype == KSP_ORTHOGONALIZATION_CGS_REFINE_IFNEEDED && !refine; i++) { /* DGKS: |P v| < eta |v|, P v = v - Q_old Q_old^H v */
+    PetscReal rt2 = 0, pv2 = 0;
+
+    for (PetscInt l = 0; l < c; l++) rt2 += PetscRealPart(RT[l + i * c] * PetscConj(RT[l + i * c]));
+    for (PetscInt l = 0; l <= i; l++) pv2 += PetscRealPart(RD[l + i * k] * PetscConj(RD[l + i * k]));
+    refine = (PetscBool)(pv2 < KSP_CAGMRES_REFINE_ETA * KSP_CAGMRES_REFINE_ETA * (rt2 + pv2));
+  }
+  if (!refine) PetscFunctionReturn(PETSC_SUCCESS);
+  ca->nrefined++;
   /* second pass over the r1 good columns: Q1 = Q_old RT2 + Q2 RD2, so RT += [RT2 0] RD and RD = diag(RD2, I) RD */
   PetscCall(PetscMalloc3(c * r1, &RT2, r1 * r1, &RD2, k * k, &T));
   PetscCall(OrthoPass(ksp, c, r1, RT2, RD2, &r2, finite));

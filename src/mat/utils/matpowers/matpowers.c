@@ -72,6 +72,7 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   m->type            = MAT_POWERS_AUTO;
   m->max_extra_flops = 0.5;
   m->usedia          = PETSC_TRUE;
+  m->side            = PC_RIGHT;
   m->s2v             = -1;
   m->extra           = -1;
   *mpk               = m;
@@ -79,7 +80,8 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
 }
 
 /*@
-  MatPowersSetPC - Sets the right preconditioner: `MatPowersApply()` then multiplies by B = A M^{-1}, where M^{-1} is `PCApply()`
+  MatPowersSetPC - Sets the preconditioner: `MatPowersApply()` then multiplies by B = A M^{-1} (right, the default) or
+  B = M^{-1} A (left, `MatPowersSetPCSide()`), where M^{-1} is `PCApply()`
 
   Collective
 
@@ -94,11 +96,11 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   obtained as `PCApply()` of a vector of ones so that it is the one `PCApply()` multiplies with, is
   applied by the ghosted kernel as a scaling of the extended vectors. Any other preconditioner
   couples the processes in ways the ghost rows do not capture: the kernel then runs plain products
-  (`MatMult()` after `PCApply()`), also when `MAT_POWERS_GHOSTED` was requested.
+  (`MatMult()` and `PCApply()`), also when `MAT_POWERS_GHOSTED` was requested.
 
   The kernel calls `PCSetUp()` in `MatPowersSetUp()`, so the operators of `pc` must be set.
 
-.seealso: `MatPowers`, `MatCreateMatrixPowers()`, `MatPowersApply()`, `PCJACOBI`
+.seealso: `MatPowers`, `MatCreateMatrixPowers()`, `MatPowersSetPCSide()`, `MatPowersApply()`, `PCJACOBI`
 @*/
 PetscErrorCode MatPowersSetPC(MatPowers mpk, PC pc)
 {
@@ -109,6 +111,35 @@ PetscErrorCode MatPowersSetPC(MatPowers mpk, PC pc)
   PetscCall(PCDestroy(&mpk->pc));
   mpk->pc          = pc;
   mpk->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetPCSide - Sets the side of the preconditioner: `MatPowersApply()` multiplies by B = A M^{-1} (`PC_RIGHT`, the default) or B = M^{-1} A (`PC_LEFT`)
+
+  Logically Collective
+
+  Input Parameters:
++ mpk  - the kernel
+- side - `PC_RIGHT` or `PC_LEFT`
+
+  Level: intermediate
+
+  Note:
+  Both sides cost the same: the ghosted kernel scales the input (right) or the output (left) of each
+  extended product by the Jacobi inverse diagonal, the DIA copy folds it into the columns (right) or rows
+  (left), plain products call `PCApply()` before (right) or after (left) `MatMult()`.
+
+.seealso: `MatPowers`, `MatPowersSetPC()`, `MatPowersApply()`, `KSPSetPCSide()`
+@*/
+PetscErrorCode MatPowersSetPCSide(MatPowers mpk, PCSide side)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(mpk, side, 2);
+  PetscCheck(side == PC_LEFT || side == PC_RIGHT, PetscObjectComm((PetscObject)mpk), PETSC_ERR_SUP, "The matrix-powers kernel supports left and right preconditioning, not %s", PCSides[side]);
+  if (side != mpk->side) mpk->setupcalled = PETSC_FALSE;
+  mpk->side = side;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -235,7 +266,7 @@ PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Kind of the right preconditioner, and the state of its operator */
+/* Kind of the preconditioner, and the state of its operator */
 static PetscErrorCode MatPowersPCKindGet(MatPowers mpk, MatPowersPCKind *kind, PetscObjectState *pstate)
 {
   PetscBool none, jacobi;
@@ -259,21 +290,26 @@ static PetscErrorCode MatPowersReset(MatPowers mpk)
   PetscCall(MatPowersGhostReset(mpk));
   PetscCall(MatPowersDIAReset(mpk));
   PetscCall(VecDestroy(&mpk->W));
+  PetscCall(MatNullSpaceDestroy(&mpk->nullsp));
   mpk->setupcalled = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* s plain products: MatMult() (after PCApply()) and the shift update, one halo exchange each */
+/* s plain products: MatMult() (and PCApply() after it, left, or before it, right) and the shift update, one halo exchange each */
 static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
   PetscFunctionBegin;
   for (PetscInt j = 0; j < k; j++) {
     if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(MatMult(mpk->A, V[j], V[j + 1]));
-    else {
+    else if (mpk->side == PC_LEFT) {
+      PetscCall(MatMult(mpk->A, V[j], mpk->W));
+      PetscCall(PCApply(mpk->pc, mpk->W, V[j + 1]));
+    } else {
       PetscCall(PCApply(mpk->pc, V[j], mpk->W));
       PetscCall(MatMult(mpk->A, mpk->W, V[j + 1]));
     }
     PetscCall(MatPowersShift(j, re, im, V[j + 1], V[j], j ? V[j - 1] : NULL));
+    if (mpk->nullsp) PetscCall(MatNullSpaceRemove(mpk->nullsp, V[j + 1]));
   }
   mpk->nexchanges += k;
   mpk->nproducts += k;
@@ -317,10 +353,14 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   PetscCall(MatPowersPCKindGet(mpk, &mpk->pckind, &mpk->Pstate));
   PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &mpk->Astate));
   PetscCall(MatGetNonzeroState(mpk->A, &mpk->Anzstate));
+  if (mpk->side == PC_LEFT) {
+    PetscCall(MatGetNullSpace(mpk->A, &mpk->nullsp));
+    if (mpk->nullsp) PetscCall(PetscObjectReference((PetscObject)mpk->nullsp));
+  }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mpk), &size));
   /* the ghost layers (s - 1 rounds fetching the boundary rows, a scatter) only when the ghosted kernel may be chosen */
   mpk->s2v = mpk->extra = MAT_POWERS_NOT_EXAMINED;
-  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk));
+  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk));
   ghost_ok = (PetscBool)(mpk->s2v >= 0 || mpk->s2v == MAT_POWERS_NOT_EXAMINED);
   if (mpk->reqtype == MAT_POWERS_PLAIN) {
     mpk->type   = MAT_POWERS_PLAIN;
@@ -328,6 +368,9 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   } else if (!ghost_ok) {
     mpk->type   = MAT_POWERS_PLAIN;
     mpk->reason = "the matrix is not AIJ-based (AIJ, its GPU and jagged types) with equal row and column layouts";
+  } else if (mpk->nullsp) {
+    mpk->type   = MAT_POWERS_PLAIN;
+    mpk->reason = "left preconditioning of an operator with a null space: it is removed from every product (a reduction each), as KSPGMRES does";
   } else if (mpk->pckind == MAT_POWERS_PC_OTHER) {
     mpk->type   = MAT_POWERS_PLAIN;
     mpk->reason = "the preconditioner is not local (only none and Jacobi can be ghosted)";
@@ -433,6 +476,7 @@ PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[],
 {
   PetscObjectState astate, anzstate, pstate;
   MatPowersPCKind  kind;
+  MatNullSpace     nullsp;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
@@ -445,8 +489,9 @@ PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[],
     PetscCall(MatGetNonzeroState(mpk->A, &anzstate));
     PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &astate));
     PetscCall(MatPowersPCKindGet(mpk, &kind, &pstate));
-    if (anzstate != mpk->Anzstate || kind != mpk->pckind) {
-      PetscCall(PetscInfo(mpk, "The nonzero pattern of the matrix or the kind of preconditioner changed: new set-up\n"));
+    PetscCall(MatGetNullSpace(mpk->A, &nullsp));
+    if (anzstate != mpk->Anzstate || kind != mpk->pckind || (mpk->side == PC_LEFT && nullsp != mpk->nullsp)) {
+      PetscCall(PetscInfo(mpk, "The nonzero pattern of the matrix, the kind of preconditioner or the null space changed: new set-up\n"));
       mpk->setupcalled = PETSC_FALSE;
     } else if (astate != mpk->Astate || pstate != mpk->Pstate) {
       mpk->Astate = astate;
@@ -537,8 +582,13 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "s = %" PetscInt_FMT ", requested %s, resolved %s: %s\n", mpk->s, MatPowersTypes[mpk->reqtype], MatPowersTypes[mpk->type], mpk->reason));
   if (mpk->reqtype == MAT_POWERS_GHOSTED && mpk->type == MAT_POWERS_PLAIN) PetscCall(PetscViewerASCIIPrintf(viewer, "fell back to plain products: %s\n", mpk->reason));
   if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A (no preconditioner)\n"));
-  else if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, Jacobi %s\n", mpk->type == MAT_POWERS_GHOSTED ? "applied as a scaling of the extended vector" : (mpk->ndiag ? "folded into the columns of the DIA copy" : "applied with PCApply()")));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: A M^{-1}, M^{-1} = PCApply() of PC %s (not local)\n", ((PetscObject)mpk->pc)->type_name));
+  else {
+    const char *op = mpk->side == PC_LEFT ? "M^{-1} A" : "A M^{-1}";
+
+    if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, Jacobi %s\n", op, mpk->type == MAT_POWERS_GHOSTED ? (mpk->side == PC_LEFT ? "applied as a scaling of each extended product" : "applied as a scaling of the extended vector") : (mpk->ndiag ? (mpk->side == PC_LEFT ? "folded into the rows of the DIA copy" : "folded into the columns of the DIA copy") : "applied with PCApply()")));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, M^{-1} = PCApply() of PC %s (not local)\n", op, ((PetscObject)mpk->pc)->type_name));
+  }
+  if (mpk->nullsp) PetscCall(PetscViewerASCIIPrintf(viewer, "the operator's null space is removed from every product\n"));
   if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of A (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", mpk->ndiag, mpk->diacuda ? "on the GPU" : "on the host"));
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));

@@ -2,7 +2,7 @@
    Plain products on one process through a DIA copy of A. When A is a MATSEQAIJ or MATSEQAIJCUSPARSE
    whose entries lie on few diagonals (a DMDA stencil) and the preconditioner is none or Jacobi, the
    kernel keeps A's values diagonal by diagonal with the Jacobi scaling folded into their columns
-   (B = A D^{-1}), and one kernel makes a Newton basis vector: y = B x - re x (+ im^2 z for the second
+   (B = A D^{-1}, right preconditioning) or rows (B = D^{-1} A, left), and one kernel makes a Newton basis vector: y = B x - re x (+ im^2 z for the second
    shift of a conjugate pair). Against PCApply(), MatMult() and the shift update it reads no column
    index and no inverse diagonal, and x once: for a 7-point stencil about 72 bytes a row against 140.
    The copy is refreshed, values only, when A or the preconditioner change. The host loops are the
@@ -47,11 +47,11 @@ __host__ __device__ inline int DiagonalOf(const Offsets &o, PetscInt off)
   return lo;
 }
 
-/* a[d * m + i] = A(i, j) dinv[j] (dinv NULL: 1), j = i + off[d]; a is zero on entry */
-__global__ void DIAFillKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, const DS *av, const DS *dinv, Offsets o, DS *a)
+/* a[d * m + i] = A(i, j) dinv[j] (right) or dinv[i] A(i, j) (left) (dinv NULL: 1), j = i + off[d]; a is zero on entry */
+__global__ void DIAFillKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, const DS *av, const DS *dinv, bool left, Offsets o, DS *a)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) a[(size_t)DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[aj[k]] : av[k];
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) a[(size_t)DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[left ? i : aj[k]] : av[k];
 }
 
 /* y = B x - r x + c z (z NULL: no last term) */
@@ -104,14 +104,14 @@ PetscErrorCode MatPowersDIAFill(MatPowers mpk)
     if (d) PetscCall(VecCUDAGetArrayRead(d, &dinv));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCallCUDA(cudaMemsetAsync(mpk->dia, 0, sizeof(PetscScalar) * mpk->ndiag * m, stream));
-    DIAFillKernel<<<Blocks(m), 256, 0, stream>>>(m, ai, aj, reinterpret_cast<const DS *>(av), reinterpret_cast<const DS *>(dinv), o, reinterpret_cast<DS *>(mpk->dia));
+    DIAFillKernel<<<Blocks(m), 256, 0, stream>>>(m, ai, aj, reinterpret_cast<const DS *>(av), reinterpret_cast<const DS *>(dinv), mpk->side == PC_LEFT, o, reinterpret_cast<DS *>(mpk->dia));
     PetscCallCUDA(cudaGetLastError());
     if (d) PetscCall(VecCUDARestoreArrayRead(d, &dinv));
   } else {
     if (d) PetscCall(VecGetArrayRead(d, &dinv));
     PetscCall(PetscArrayzero(mpk->dia, mpk->ndiag * m));
     for (PetscInt i = 0; i < m; i++) /* the host twin of DIAFillKernel */
-      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) mpk->dia[DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[aj[k]] : av[k];
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) mpk->dia[DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[mpk->side == PC_LEFT ? i : aj[k]] : av[k];
     if (d) PetscCall(VecRestoreArrayRead(d, &dinv));
   }
   PetscCall(VecDestroy(&d));
@@ -183,10 +183,7 @@ PetscErrorCode MatPowersApply_DIA(MatPowers mpk, PetscInt k, const PetscScalar r
   cudaStream_t   stream = NULL;
 
   PetscFunctionBegin;
-  if (mpk->diacuda) {
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(PetscLogGpuTimeBegin());
-  }
+  if (mpk->diacuda) PetscCall(PetscGetCurrentCUDAStream(&stream));
   for (PetscInt j = 0; j < k; j++) {
     const PetscScalar  r    = re ? re[j] : 0.0;
     const PetscBool    pair = (PetscBool)(!PetscDefined(USE_COMPLEX) && im && im[j] < 0);
@@ -198,8 +195,10 @@ PetscErrorCode MatPowersApply_DIA(MatPowers mpk, PetscInt k, const PetscScalar r
       PetscCall(VecCUDAGetArrayRead(V[j], &x));
       if (pair) PetscCall(VecCUDAGetArrayRead(V[j - 1], &z));
       PetscCall(VecCUDAGetArrayWrite(V[j + 1], &y));
+      PetscCall(PetscLogGpuTimeBegin());
       DIAPowerKernel<<<Blocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const DS *>(mpk->dia), reinterpret_cast<const DS *>(x), reinterpret_cast<const DS *>(z), *reinterpret_cast<const DS *>(&r), *reinterpret_cast<const DS *>(&c), reinterpret_cast<DS *>(y));
       PetscCallCUDA(cudaGetLastError());
+      PetscCall(PetscLogGpuTimeEnd());
       PetscCall(VecCUDARestoreArrayWrite(V[j + 1], &y));
       if (pair) PetscCall(VecCUDARestoreArrayRead(V[j - 1], &z));
       PetscCall(VecCUDARestoreArrayRead(V[j], &x));
@@ -221,11 +220,10 @@ PetscErrorCode MatPowersApply_DIA(MatPowers mpk, PetscInt k, const PetscScalar r
       if (pair) PetscCall(VecRestoreArrayRead(V[j - 1], &z));
       PetscCall(VecRestoreArrayRead(V[j], &x));
     }
+    if (mpk->nullsp) PetscCall(MatNullSpaceRemove(mpk->nullsp, V[j + 1]));
   }
-  if (mpk->diacuda) {
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops((2.0 * mpk->ndiag + 4.0) * m * k));
-  } else PetscCall(PetscLogFlops((2.0 * mpk->ndiag + 4.0) * m * k));
+  if (mpk->diacuda) PetscCall(PetscLogGpuFlops((2.0 * mpk->ndiag + 4.0) * m * k));
+  else PetscCall(PetscLogFlops((2.0 * mpk->ndiag + 4.0) * m * k));
   mpk->nexchanges += k;
   mpk->nproducts += k;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -290,7 +290,7 @@ PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
   if (mpk->pckind == MAT_POWERS_PC_JACOBI) {
     PetscCall(MatCreateVecs(mpk->A, &mpk->dinv, NULL));
     PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->dinvext));
-    PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Zs));
+    if (mpk->side == PC_RIGHT) PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Zs));
   }
   PetscCall(MatPowersGhostRefresh(mpk));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -464,7 +464,7 @@ static PetscErrorCode MatPowersExtendedMult(MatPowers mpk, Vec X, Vec Y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One halo exchange of V[0] to the extended columns, then k local products (Jacobi: on the scaled input) */
+/* One halo exchange of V[0] to the extended columns, then k local products (Jacobi: on the scaled input, right, or scaling the output, left) */
 PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
   PetscFunctionBegin;
@@ -474,6 +474,7 @@ PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScal
 
     if (mpk->Zs) PetscCall(VecPointwiseMult(mpk->Zs, mpk->dinvext, Zc));
     PetscCall(MatPowersExtendedMult(mpk, mpk->Zs ? mpk->Zs : Zc, Zn));
+    if (mpk->dinvext && !mpk->Zs) PetscCall(VecPointwiseMult(Zn, mpk->dinvext, Zn));
     PetscCall(MatPowersShift(j, re, im, Zn, Zc, j ? Zp : NULL));
     PetscCall(MatPowersCopyOwn(mpk->nown, Zn, V[j + 1]));
   }

@@ -45,7 +45,9 @@ struct _MatPowersOps {
 struct _p_MatPowers {
   PETSCHEADER(struct _MatPowersOps);
   Mat             A;
-  PC              pc; /* right preconditioner or NULL */
+  PC              pc; /* preconditioner or NULL */
+  PCSide          side; /* PC_RIGHT: B = A M^{-1}; PC_LEFT: B = M^{-1} A */
+  MatNullSpace    nullsp; /* left: A's null space, removed from every product as KSP_PCApply() does (plain products) */
   PetscInt        s;
   MatPowersType   reqtype, type; /* requested; resolved at set-up (GHOSTED or PLAIN) */
   PetscReal       max_extra_flops;
@@ -66,7 +68,7 @@ struct _p_MatPowers {
   /* plain: the PC's output */
   Vec W;
 
-  /* plain on one process: a DIA copy of A, the Jacobi scaling folded into its columns (matpowersdia.cu) */
+  /* plain on one process: a DIA copy of A, the Jacobi scaling folded into its columns (right) or rows (left) (matpowersdia.cu) */
   PetscBool    usedia;  /* -mat_powers_dia: may make one */
   PetscInt     ndiag;   /* its diagonals; 0: none made */
   PetscInt     offset[MAT_DIA_MAX];
@@ -85,7 +87,7 @@ struct _p_MatPowers {
   JaggedHalo   exchange; /* global vector -> ghost part of an extended vector: the one halo exchange per apply */
   Mat          R;       /* the remote rows, (nrows - nown) x ncols, in the type of A's diagonal block; NULL without */
   Vec          Z[3];    /* extended work vectors, used round robin */
-  Vec          Zs;      /* the Jacobi-scaled input of a product */
+  Vec          Zs;      /* the Jacobi-scaled input of a product (right preconditioning) */
   Vec          view[4]; /* placed on extended arrays: input own rows, input depth 1, output own rows, output remote rows */
   Vec          dinv;    /* the inverse diagonal of the PCJACOBI (A's vector type), and its extension */
   Vec          dinvext;
