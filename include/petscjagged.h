@@ -40,11 +40,11 @@ PETSC_EXTERN PetscErrorCode PetscJaggedGetVersion(char[], size_t);
    Matrix types. The root names pick the sequential or the MPI type by communicator size.
 */
 #define MATJDSCUDA     "jdscuda"
-#define MATSEQJDSCUDA  "seqjdscuda"
-#define MATMPIJDSCUDA  "mpijdscuda"
+#define MATSEQJDSCUDA  "seqaijjdscuda"
+#define MATMPIJDSCUDA  "mpiaijjdscuda"
 #define MATPJDSCUDA    "pjdscuda"
-#define MATSEQPJDSCUDA "seqpjdscuda"
-#define MATMPIPJDSCUDA "mpipjdscuda"
+#define MATSEQPJDSCUDA "seqaijpjdscuda"
+#define MATMPIPJDSCUDA "mpiaijpjdscuda"
 
 /*E
    MatJaggedKernel - How a jagged-diagonal matrix treats rows much longer than the others

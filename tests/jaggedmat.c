@@ -1,7 +1,7 @@
 static char help[] = "Checks the jagged-diagonal matrix types against MATSEQAIJ on random matrices.\n\
 Every operation of the type runs on a random matrix and random vectors and is compared with\n\
 MATSEQAIJ; with -gpu the GPU kernels are compared with the host reference kernels as well.\n\
-  -type <seqpjdscuda>  the type to test\n\
+  -type <seqaijpjdscuda>  the type to test\n\
   -m <n> -n <n>        sizes (default 1000 x 1000)\n\
   -nz <k>              mean nonzeros per row (default 7)\n\
   -empty_rows <f>      fraction of empty rows (default 0.1)\n\

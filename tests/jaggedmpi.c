@@ -129,7 +129,7 @@ int main(int argc, char **argv)
   PetscCall(MatAssemblyEnd(R, MAT_FINAL_ASSEMBLY));
 
   PetscCall(MatConvert(R, type, MAT_INITIAL_MATRIX, &A));
-  PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "%s%s", size > 1 ? "mpi" : "seq", type));
+  PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "%s%s", size > 1 ? "mpiaij" : "seqaij", type));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, seqtype, &flg));
   if (!flg) {
     MatType got;

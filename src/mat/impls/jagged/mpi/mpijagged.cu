@@ -26,21 +26,11 @@ typedef struct {
   PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIJagged;
 
-/*
-  The diagonal and off-diagonal blocks and the off-diagonal block's global columns (MatPowers reads
-  them). MatMPIAIJGetSeqAIJ() accepts only type names beginning with "mpiaij", so the call is made
-  under that name; the data is MATMPIAIJ's either way.
-*/
+/* The diagonal and off-diagonal blocks and the off-diagonal block's global columns (MatPowers reads them): MATMPIAIJ's data */
 static PetscErrorCode MatMPIJaggedGetSeqAIJ(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray)
 {
-  char          *name = ((PetscObject)A)->type_name;
-  PetscErrorCode ierr;
-
   PetscFunctionBegin;
-  ((PetscObject)A)->type_name = (char *)MATMPIAIJ;
-  ierr                        = MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray);
-  ((PetscObject)A)->type_name = name;
-  PetscCall(ierr);
+  PetscCall(MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,7 +1,7 @@
 #include "mpijagged.h"
 
 /*MC
-   MATMPIJDSCUDA - "mpijdscuda" - distributed sparse matrices in jagged-diagonal format on NVIDIA
+   MATMPIJDSCUDA - "mpiaijjdscuda" - distributed sparse matrices in jagged-diagonal format on NVIDIA
    GPUs: a `MATMPIAIJ` whose diagonal and off-diagonal blocks are `MATSEQJDSCUDA`, with `VECCUDA`
    vectors. `MATJDSCUDA` selects it on more than one process.
 

@@ -1,7 +1,7 @@
 #include "mpijagged.h"
 
 /*MC
-   MATMPIPJDSCUDA - "mpipjdscuda" - distributed sparse matrices in padded jagged-diagonal format on
+   MATMPIPJDSCUDA - "mpiaijpjdscuda" - distributed sparse matrices in padded jagged-diagonal format on
    NVIDIA GPUs: a `MATMPIAIJ` whose diagonal and off-diagonal blocks are `MATSEQPJDSCUDA`, with
    `VECCUDA` vectors. `MATPJDSCUDA` selects it on more than one process.
 

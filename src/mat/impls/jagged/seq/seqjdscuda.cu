@@ -1,7 +1,7 @@
 #include "seqjagged.h"
 
 /*MC
-   MATSEQJDSCUDA - MATJDSCUDA = "(seq)jdscuda" - sparse matrices in jagged-diagonal (JDS) format on
+   MATSEQJDSCUDA - "seqaijjdscuda" (MATJDSCUDA = "jdscuda" on one process) - sparse matrices in jagged-diagonal (JDS) format on
    NVIDIA GPUs
 
    Rows are sorted by decreasing length and stored jagged diagonal by jagged diagonal, each diagonal

@@ -1,7 +1,7 @@
 #include "seqjagged.h"
 
 /*MC
-   MATSEQPJDSCUDA - MATPJDSCUDA = "(seq)pjdscuda" - sparse matrices in padded jagged-diagonal (pJDS)
+   MATSEQPJDSCUDA - "seqaijpjdscuda" (MATPJDSCUDA = "pjdscuda" on one process) - sparse matrices in padded jagged-diagonal (pJDS)
    format on NVIDIA GPUs
 
    Rows are sorted by decreasing length, blocks of b_r rows are padded to the longest row of the
