@@ -323,12 +323,12 @@ static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Composes the type's functions (add) or removes them; removing composes nothing new, as MatHeaderMerge() destroys
+   the matrix with its function list set aside (a list created then would be lost) */
 static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
 {
-  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
-
   PetscFunctionBegin;
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", add ? MatMPIAIJSetPreallocation_MPIJagged : j->aijpreallocation));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", add ? MatMPIAIJSetPreallocation_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetSinglePrecision_C", add ? MatJaggedSetSinglePrecision_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_MPIJagged : NULL));
@@ -375,6 +375,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->ops->multtranspose    = MatMultTranspose_MPIJagged;
   A->ops->multtransposeadd = MatMultTransposeAdd_MPIJagged;
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
+  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* as the blocks: see MatSeqJaggedOptionsFromDatabase() */
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_jagged_host", &host, NULL));
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(host ? VECSTANDARD : VECCUDA, &A->defaultvectype));

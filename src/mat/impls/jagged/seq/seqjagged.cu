@@ -1046,10 +1046,16 @@ static PetscErrorCode MatDestroy_SeqJagged(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reads the format options of the options database (used at creation, where MatSetFromOptions() is not called) */
+/* Reads the format options of the options database (used at creation, where MatSetFromOptions() is not called).
+   The testing mode -mat_jagged_host is also taken without the prefix: the matrices PETSc creates inside its own
+   algorithms (the products of PCGAMG, say) carry prefixes of their own. */
 static PetscErrorCode MatSeqJaggedOptionsFromDatabase(Mat B)
 {
+  PetscBool host = PETSC_FALSE;
+
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(((PetscObject)B)->options, NULL, "-mat_jagged_host", &host, NULL));
+  PetscCall(MatJaggedSetUseHost_SeqJagged(B, host));
   PetscObjectOptionsBegin((PetscObject)B);
   PetscCall(MatSetFromOptions_SeqJagged(B, PetscOptionsObject));
   PetscOptionsEnd();
