@@ -27,21 +27,18 @@
 */
 static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray, PetscBool *cuda, PetscBool *ok)
 {
-  PetscErrorCode (*jagged)(Mat, Mat *, Mat *, const PetscInt **) = NULL;
-  PetscBool mpiaij, seqaij, seqjagged, host;
+  PetscBool mpiaij, seqaij, host;
   VecType   vtype;
 
   PetscFunctionBegin;
   *Ad     = *Ao = NULL;
   *garray = NULL;
   *ok     = PETSC_FALSE;
-  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIJaggedGetSeqAIJ_C", &jagged));
+  /* the jagged types are named as AIJ's subtypes (seqaijpjdscuda, mpiaijpjdscuda, ...) */
   PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, MATMPIAIJ, &mpiaij));
   PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, MATSEQAIJ, &seqaij));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &seqjagged, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
-  if (jagged) PetscCall((*jagged)(A, Ad, Ao, garray));
-  else if (mpiaij) PetscCall(MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray));
-  else if (seqaij || seqjagged) *Ad = A;
+  if (mpiaij) PetscCall(MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray));
+  else if (seqaij) *Ad = A;
   if (!*Ad || A->rmap->rstart != A->cmap->rstart || A->rmap->n != A->cmap->n || (*Ao && (*Ao)->cmap->n && !*garray)) PetscFunctionReturn(PETSC_SUCCESS);
   if (*Ao) { /* the depth-1 rows are fetched in the order of the off-diagonal block's columns */
     PetscBool sorted;

@@ -377,10 +377,7 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
     PetscCall(PetscObjectTypeCompareAny((PetscObject)s->A, &ismpi, MATMPIJDSCUDA, MATMPIPJDSCUDA, ""));
     if (isseq) d->seq = s->A;
     else if (ismpi) { /* its diagonal block */
-      PetscErrorCode (*blocks)(Mat, Mat *, Mat *, const PetscInt **) = NULL;
-
-      PetscCall(PetscObjectQueryFunction((PetscObject)s->A, "MatMPIJaggedGetSeqAIJ_C", &blocks));
-      PetscCall((*blocks)(s->A, &Ad, NULL, NULL));
+      PetscCall(MatMPIAIJGetSeqAIJ(s->A, &Ad, NULL, NULL));
       d->seq = Ad;
     } else d->graph = false;
   }

@@ -26,14 +26,6 @@ typedef struct {
   PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIJagged;
 
-/* The diagonal and off-diagonal blocks and the off-diagonal block's global columns (MatPowers reads them): MATMPIAIJ's data */
-static PetscErrorCode MatMPIJaggedGetSeqAIJ(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray)
-{
-  PetscFunctionBegin;
-  PetscCall(MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The diagonal and off-diagonal blocks to the sequential jagged type (they may be unassembled) */
 static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
 {
@@ -42,7 +34,7 @@ static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
   const char    *prefix;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
   PetscCall(MatGetOptionsPrefix(A, &prefix));
   for (Mat b : blocks) {
     PetscBool done;
@@ -80,7 +72,7 @@ static PetscErrorCode MatAssemblyEnd_MPIJagged(Mat A, MatAssemblyType mode)
 #define MatMPIJaggedForBlocks(A, call) \
   do { \
     Mat d_, o_; \
-    PetscCall(MatMPIJaggedGetSeqAIJ(A, &d_, &o_, NULL)); \
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &d_, &o_, NULL)); \
     PetscCheck(d_ && o_, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first"); \
     { \
       Mat b_ = d_; \
@@ -102,7 +94,7 @@ static PetscErrorCode MatJaggedGetSinglePrecision_MPIJagged(Mat A, PetscBool *fl
   Mat d;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, NULL, NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &d, NULL, NULL));
   PetscCheck(d, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first");
   PetscCall(MatJaggedGetSinglePrecision(d, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -167,7 +159,7 @@ static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, Jagged
   if (!single && !j->ghosts) { /* in double precision, the ghosts go into a vector the off-diagonal block multiplies */
     Mat o;
 
-    PetscCall(MatMPIJaggedGetSeqAIJ(A, NULL, &o, NULL));
+    PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &o, NULL));
     PetscCall(VecCreate(PETSC_COMM_SELF, &j->ghosts));
     PetscCall(VecSetSizes(j->ghosts, o->cmap->n, o->cmap->n));
     PetscCall(VecSetType(j->ghosts, host ? VECSEQ : VECSEQCUDA));
@@ -225,7 +217,7 @@ static PetscErrorCode MatMPIJaggedMult(Mat A, Vec xx, Vec yy, Vec zz)
   PetscScalar   *a;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &d, &o, NULL));
   PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_FALSE, &halo));
   if (!j->halohost) PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(MatMPIJaggedVecGetArray(xx, j->halohost, PETSC_MEMORY_ACCESS_READ, &a));
@@ -250,7 +242,7 @@ static PetscErrorCode MatMPIJaggedMultTranspose(Mat A, Vec xx, Vec yy, Vec zz)
   PetscScalar   *a;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &d, &o, NULL));
   PetscCall(MatMPIJaggedGetHalo(A, d, PETSC_FALSE, &halo));
   if (!j->halohost) PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall((*o->ops->multtranspose)(o, xx, j->ghosts));
@@ -303,7 +295,7 @@ static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScal
   cudaStream_t   stream = NULL;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIJaggedGetSeqAIJ(A, &d, &o, NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &d, &o, NULL));
   host = ((Mat_SeqJagged *)d->spptr)->host;
   if (j->nghosts != o->cmap->n || j->ghosts_host != host) {
     PetscCall(MatMPIJaggedFreeGhosts(j));
@@ -335,7 +327,6 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIJaggedGetSeqAIJ_C", add ? MatMPIJaggedGetSeqAIJ : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
