@@ -1,12 +1,18 @@
 static char help[] = "A PETSc application as a user writes it, timed the way the user sees it: 3D Poisson or\n\
-convection-diffusion on a DMDA, the matrix from DMCreateMatrix() (-dm_mat_type), the solver from\n\
+convection-diffusion on a DMDA, or the Poisson problem in Q1/Q2 finite elements on a DMPlex hexahedral mesh\n\
+(unstructured: rows of 8-125 entries, DMPlex's numbering), the matrix from DMCreateMatrix() (-dm_mat_type), the solver from\n\
 KSPSetFromOptions() (-ksp_type, -pc_type). It links PETSc only; petsc-jagged's types come in through\n\
 -dll_append. Prints the assembly time (DMCreateMatrix() and MatSetValues()), the time of MatAssemblyEnd()\n\
 ('format': the jagged formats build theirs there, AIJCUSPARSE copies its CSR inside the first product), the\n\
 set-up time (KSPSetUp()), the first solve (set-up included), a repeated solve from a zero guess, the\n\
 iterations and the true relative residual; b = 1.\n\
-  -problem <poisson|aniso|convdiff>  7-point Poisson, anisotropic Poisson (eps along z), or upwind convection-diffusion\n\
-  -n <200>         grid points per direction\n\
+  -problem <poisson|aniso|convdiff|fem>  7-point Poisson, anisotropic Poisson (eps along z), upwind convection-diffusion,\n\
+                   or finite-element Poisson (DMPlex, PetscFE, Dirichlet boundary, assembled by DMPlexSNESComputeJacobianFEM())\n\
+  -n <200>         grid points per direction (fem: cells per direction)\n\
+  -order <2>       fem: the Lagrange element order\n\
+  -save <file>     fem: write the matrix (PETSc binary) and stop\n\
+  -f <file>        instead of a -problem: load the matrix from a PETSc binary file (MatCreate(), MatSetFromOptions()\n\
+                   with -mat_type, MatLoad()), as a program reading its matrix does\n\
   -eps <0.01>      anisotropy of -problem aniso\n\
   -peclet <100>    wind speed of -problem convdiff (constant wind (1, 1/2, 1/4))\n\
   -code_pc <type>  a preconditioner the program sets in code before KSPSetFromOptions() (as many do)\n\
@@ -14,10 +20,25 @@ iterations and the true relative residual; b = 1.\n\
   -label <text>    name of the run in the output;  -csv <file>: append one CSV line\n\n";
 
 #include <petscdmda.h>
+#include <petscdmplex.h>
+#include <petscds.h>
+#include <petscsnes.h>
 #include <petscksp.h>
 #include <petscdevice.h>
 
 static PetscBool on_gpu; /* CUDA vectors: wait for the device around the timings */
+
+static PetscErrorCode SetOnGPU(Mat A)
+{
+  VecType vtype;
+  char   *cuda;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetVecType(A, &vtype));
+  PetscCall(PetscStrstr(vtype, "cuda", &cuda));
+  on_gpu = (PetscBool)(cuda != NULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* -eps_d d^2/dx_d^2 u + w . grad u, 7-point, first-order upwind; h^2-scaled so Poisson has 6 on the diagonal; *tend: MatAssemblyEnd() */
 static PetscErrorCode Assemble(DM da, const PetscReal eps[3], const PetscReal w[3], Mat A, PetscLogDouble *tend)
@@ -70,6 +91,86 @@ static PetscErrorCode Assemble(DM da, const PetscReal eps[3], const PetscReal w[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The Laplacian's pointwise Jacobian: g3 = I */
+static void Laplacian_g3(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g3[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g3[d * dim + d] = 1.0;
+}
+
+static PetscErrorCode Zero(PetscInt dim, PetscReal time, const PetscReal x[], PetscInt Nc, PetscScalar *u, void *ctx)
+{
+  u[0] = 0.0;
+  return PETSC_SUCCESS;
+}
+
+/* Poisson in Q_order elements on n^3 hexahedra (DMPlex, distributed), Dirichlet boundary eliminated; the matrix from DMCreateMatrix(), *tend: MatAssemblyEnd() */
+static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, DM *dm, Mat *A, PetscLogDouble *tend)
+{
+  const PetscInt     faces[3] = {n, n, n}, id = 1;
+  DM                 dist;
+  PetscFE            fe;
+  PetscDS            ds;
+  DMLabel            label;
+  Vec                u;
+  PetscLogEvent      ev;
+  PetscEventPerfInfo before, after;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMPlexCreateBoxMesh(PETSC_COMM_WORLD, 3, PETSC_FALSE, faces, NULL, NULL, NULL, PETSC_TRUE, 0, PETSC_FALSE, dm));
+  PetscCall(DMPlexDistribute(*dm, 0, NULL, &dist));
+  if (dist) {
+    PetscCall(DMDestroy(dm));
+    *dm = dist;
+  }
+  PetscCall(DMSetFromOptions(*dm));
+  PetscCall(DMCreateLabel(*dm, "boundary"));
+  PetscCall(DMGetLabel(*dm, "boundary", &label));
+  PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
+  PetscCall(DMPlexLabelComplete(*dm, label));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 3, 1, PETSC_FALSE, order, PETSC_DETERMINE, &fe));
+  PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(DMGetDS(*dm, &ds));
+  PetscCall(PetscDSSetJacobian(ds, 0, 0, NULL, NULL, NULL, Laplacian_g3));
+  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)Zero, NULL, NULL, NULL));
+  PetscCall(DMCreateMatrix(*dm, A));
+  PetscCall(SetOnGPU(*A));
+  PetscCall(DMCreateGlobalVector(*dm, &u));
+  PetscCall(VecSet(u, 0.0));
+  /* MatAssemblyEnd() runs inside the assembly routine: its time from its log event */
+  PetscCall(PetscLogEventGetId("MatAssemblyEnd", &ev));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &before));
+  PetscCall(DMPlexSNESComputeJacobianFEM(*dm, u, *A, *A, NULL));
+  if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &after));
+  *tend = after.time - before.time;
+  PetscCall(VecDestroy(&u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* As a program reading its matrix: MatCreate(), MatSetFromOptions() (-mat_type), MatLoad(); *tend: MatAssemblyEnd() inside MatLoad() */
+static PetscErrorCode LoadMatrix(const char *file, Mat *A, PetscLogDouble *tend)
+{
+  PetscViewer        viewer;
+  PetscLogEvent      ev;
+  PetscEventPerfInfo before, after;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(SetOnGPU(*A));
+  PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_READ, &viewer));
+  PetscCall(PetscLogEventGetId("MatAssemblyEnd", &ev));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &before));
+  PetscCall(MatLoad(*A, viewer));
+  if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &after));
+  *tend = after.time - before.time;
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static Vec solve_b, solve_x;
 
 /* Wall time of f(ksp) with the device idle before and after */
@@ -98,11 +199,11 @@ static PetscErrorCode Solve(KSP ksp)
 
 int main(int argc, char **argv)
 {
-  char               problem[16] = "poisson", codepc[32] = "", label[64] = "run", csv[PETSC_MAX_PATH_LEN] = "";
-  PetscInt           n = 200, its, nmult = 0;
+  char               problem[PETSC_MAX_PATH_LEN] = "poisson", codepc[32] = "", label[64] = "run", csv[PETSC_MAX_PATH_LEN] = "", file[PETSC_MAX_PATH_LEN] = "", save[PETSC_MAX_PATH_LEN] = "";
+  PetscInt           n = 200, its, nmult = 0, order = 2, rows;
   PetscReal          eps = 0.01, peclet = 100, epsd[3] = {1, 1, 1}, w[3] = {0, 0, 0}, res, bnorm;
   PetscLogDouble     tassembly, tformat, tsetup, tsolve, trepeat, tmult = 0;
-  PetscBool          setpc;
+  PetscBool          setpc, load, store;
   DM                 da;
   Mat                A;
   Vec                r;
@@ -119,8 +220,11 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "First-solve benchmark", NULL);
-  PetscCall(PetscOptionsString("-problem", "poisson, aniso or convdiff", NULL, problem, problem, sizeof(problem), NULL));
-  PetscCall(PetscOptionsInt("-n", "grid points per direction", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsString("-problem", "poisson, aniso, convdiff or fem", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsInt("-n", "grid points (fem: cells) per direction", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsInt("-order", "fem: element order", NULL, order, &order, NULL));
+  PetscCall(PetscOptionsString("-save", "fem: write the matrix to this file and stop", NULL, save, save, sizeof(save), &store));
+  PetscCall(PetscOptionsString("-f", "load the matrix from this PETSc binary file", NULL, file, file, sizeof(file), &load));
   PetscCall(PetscOptionsReal("-eps", "anisotropy", NULL, eps, &eps, NULL));
   PetscCall(PetscOptionsReal("-peclet", "wind speed", NULL, peclet, &peclet, NULL));
   PetscCall(PetscOptionsString("-code_pc", "PC set in code", NULL, codepc, codepc, sizeof(codepc), &setpc));
@@ -133,22 +237,43 @@ int main(int argc, char **argv)
     w[0] = peclet;
     w[1] = peclet / 2;
     w[2] = peclet / 4;
-  } else PetscCheck(!strcmp(problem, "poisson"), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem must be poisson, aniso or convdiff");
+  } else PetscCheck(!strcmp(problem, "poisson") || !strcmp(problem, "fem"), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem must be poisson, aniso, convdiff or fem");
 
-  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
-  PetscCall(DMSetFromOptions(da));
-  PetscCall(DMSetUp(da));
-  PetscCall(PetscTime(&tassembly));
-  PetscCall(DMCreateMatrix(da, &A));
-  {
-    VecType vtype;
-    char   *cuda;
+  if (load) {
+    const char *base;
 
-    PetscCall(MatGetVecType(A, &vtype));
-    PetscCall(PetscStrstr(vtype, "cuda", &cuda));
-    on_gpu = (PetscBool)(cuda != NULL);
+    PetscCall(PetscLogDefaultBegin()); /* MatAssemblyEnd()'s time from its event */
+    PetscCall(PetscTime(&tassembly));
+    PetscCall(LoadMatrix(file, &A, &tformat));
+    base = strrchr(file, '/');
+    PetscCall(PetscStrncpy(problem, base ? base + 1 : file, sizeof(problem)));
+    n  = 0; /* the report groups the runs by problem (the file), n and processes */
+    da = NULL;
+  } else if (!strcmp(problem, "fem")) {
+    PetscCall(PetscLogDefaultBegin()); /* MatAssemblyEnd()'s time from its event */
+    PetscCall(PetscTime(&tassembly));
+    PetscCall(AssembleFEM(n, order, &da, &A, &tformat));
+    if (store) {
+      PetscViewer viewer;
+
+      PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, save, FILE_MODE_WRITE, &viewer));
+      PetscCall(MatView(A, viewer));
+      PetscCall(PetscViewerDestroy(&viewer));
+      PetscCall(MatDestroy(&A));
+      PetscCall(DMDestroy(&da));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  } else {
+    PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+    PetscCall(DMSetFromOptions(da));
+    PetscCall(DMSetUp(da));
+    PetscCall(PetscTime(&tassembly));
+    PetscCall(DMCreateMatrix(da, &A));
+    PetscCall(SetOnGPU(A));
+    PetscCall(Assemble(da, epsd, w, A, &tformat));
   }
-  PetscCall(Assemble(da, epsd, w, A, &tformat));
+  PetscCall(MatGetSize(A, &rows, NULL));
   {
     PetscLogDouble t;
 
@@ -199,12 +324,12 @@ int main(int argc, char **argv)
   PetscCall(KSPGetType(ksp, &ktype));
   PetscCall(PCGetType(pc, &ptype));
   PetscCall(MatGetType(A, &mtype));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s %s n=%" PetscInt_FMT " (%" PetscInt_FMT " rows) np=%d %s %s %s: %s, %" PetscInt_FMT " its, true rel. residual %.2e | assembly %.3f s, format %.3f s, set-up %.3f s, first solve %.3f s, repeated solve %.3f s, MatMult %.3f ms\n", label, problem, n, n * n * n, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s %s n=%" PetscInt_FMT " (%" PetscInt_FMT " rows) np=%d %s %s %s: %s, %" PetscInt_FMT " its, true rel. residual %.2e | assembly %.3f s, format %.3f s, set-up %.3f s, first solve %.3f s, repeated solve %.3f s, MatMult %.3f ms\n", label, problem, n, rows, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
   if (csv[0]) {
     FILE *f;
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &f));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "%s,%s,%" PetscInt_FMT ",%d,%s,%s,%s,%s,%" PetscInt_FMT ",%.3e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", label, problem, n, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,%s,%s,%s,%s,%" PetscInt_FMT ",%.3e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", label, problem, n, rows, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(KSPDestroy(&ksp));

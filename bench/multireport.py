@@ -24,7 +24,8 @@ for r in rows:
 where = f"{ngpu} x {gpu}" if ngpu >= 2 else f"{gpu}, 2 ranks sharing it (not a multi-GPU measurement)"
 for (problem, n), byl in cases.items():
     base = next((v for k, v in byl.items() if k.endswith("-petsc")), {})
-    print(f"\n**{problem}, n = {n} ({int(n) ** 3 / 1e6:.1f} M rows), {where}, first solve with set-up**\n")
+    nrows = int(next(iter(next(iter(byl.values())).values()))["rows"])
+    print(f"\n**{problem}, n = {n} ({nrows / 1e6:.2f} M rows), {where}, first solve with set-up**\n")
     print("| case | matrix | KSP | its (1 / 2 ranks) | 1 rank s | 2 ranks s | vs PETSc, 1 rank | vs PETSc, 2 ranks | 1 -> 2 ranks | MatMult ms 1 / 2 ranks |")
     print("|---|---|---|---|---:|---:|---:|---:|---:|---|")
     for label, by in byl.items():

@@ -6,9 +6,9 @@ duplication and binding to the CPU.\n\
   -gpu              GPU kernels and VECCUDA vectors (else give -mat_jagged_host)\n\n";
 
 #include <petscjagged.h>
-#include <petscsf.h>
 #include <petscdevice_cuda.h>
 #include "checkvec.h"
+#include "copycounters.h"
 
 /*
   What nmult products move between host and device, from PETSc's own copy counters (MatMult's event,
@@ -17,37 +17,31 @@ duplication and binding to the CPU.\n\
 */
 static PetscErrorCode CheckCopies(Mat A, Vec x, Vec y, PetscInt *checks)
 {
-  const PetscInt     nmult = 10;
-  const char        *events[2] = {"MatMult", "MatJaggedMultSgl"};
-  const size_t       unit[2]   = {sizeof(PetscScalar), sizeof(PetscScalar) / 2};
-  PetscSF            sf;
-  PetscInt           nrecv, nsend = 0;
-  const PetscInt    *ioffset;
-  PetscMPIInt        niranks;
-  PetscLogEvent      ev;
-  PetscEventPerfInfo before, after;
-  PetscScalar       *buf;
-  PetscInt           m;
+  const PetscInt nmult = 10;
+  const char    *events[2] = {"MatMult", "MatJaggedMultSgl"};
+  const size_t   unit[2]   = {sizeof(PetscScalar), sizeof(PetscScalar) / 2};
+  PetscInt       nrecv, nsend, m;
+  EventCopies    before, after, d;
+  PetscScalar   *buf;
 
   PetscFunctionBeginUser;
   PetscCall(MatGetLocalSize(A, &m, NULL));
-  PetscCall(MatGetMultPetscSF(A, &sf));
-  PetscCall(PetscSFGetGraph(sf, NULL, &nrecv, NULL, NULL));
-  PetscCall(PetscSFGetLeafRanks(sf, &niranks, NULL, &ioffset, NULL));
-  nsend = ioffset[niranks];
+  PetscCall(MatGhostCounts(A, &nrecv, &nsend));
   PetscCallCUDA(cudaMalloc((void **)&buf, 2 * sizeof(PetscScalar) * PetscMax(m, 1)));
   PetscCallCUDA(cudaMemset(buf, 0, 2 * sizeof(PetscScalar) * PetscMax(m, 1)));
   for (PetscInt e = 0; e < 2; e++) {
-    PetscCall(PetscLogEventGetId(events[e], &ev));
-    PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &before));
+    PetscCall(EventCopiesGet(events[e], &before));
     for (PetscInt k = 0; k < nmult; k++) {
-      if (e == 0) PetscCall(MatMult(A, x, y));
+      if (e == 0) { /* x changed on the device before each product: a host product would have to copy it */
+        PetscCall(VecScale(x, -1.0));
+        PetscCall(MatMult(A, x, y));
+      }
       else PetscCall(MatJaggedMultSingle(A, (const PetscJaggedScalarSingle *)buf, (PetscJaggedScalarSingle *)buf + m));
     }
-    PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &after));
-    PetscCheck(after.CpuToGpuSize - before.CpuToGpuSize <= nmult * nrecv * unit[e] && after.GpuToCpuSize - before.GpuToCpuSize <= nmult * nsend * unit[e], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-               "%s moved %g bytes host to device and %g device to host in %" PetscInt_FMT " products; the ghosts are %" PetscInt_FMT " received, %" PetscInt_FMT " sent values of %zu bytes", events[e], after.CpuToGpuSize - before.CpuToGpuSize, after.GpuToCpuSize - before.GpuToCpuSize, nmult, nrecv, nsend, unit[e]);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " products moved only ghost values between host and device (first process: %g bytes host to device, %g device to host)\n", events[e], nmult, after.CpuToGpuSize - before.CpuToGpuSize, after.GpuToCpuSize - before.GpuToCpuSize));
+    PetscCall(EventCopiesGet(events[e], &after));
+    d = EventCopiesDiff(after, before);
+    PetscCheck(d.h2d <= nmult * nrecv * unit[e] && d.d2h <= nmult * nsend * unit[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s moved %g bytes host to device and %g device to host in %" PetscInt_FMT " products; the ghosts are %" PetscInt_FMT " received, %" PetscInt_FMT " sent values of %zu bytes", events[e], d.h2d, d.d2h, nmult, nrecv, nsend, unit[e]);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " products moved only ghost values between host and device (first process: %g bytes host to device, %g device to host)\n", events[e], nmult, d.h2d, d.d2h));
     ++*checks;
   }
   PetscCallCUDA(cudaFree(buf));
@@ -137,6 +131,8 @@ int main(int argc, char **argv)
     SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert gave %s, not %s", got, seqtype);
   }
   PetscCall(MatViewFromOptions(A, NULL, "-jagged_view"));
+  PetscCall(MatBoundToCPU(A, &flg));
+  PetscCheck(!flg, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatConvert gave a matrix bound to the CPU");
 
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(MatCreateVecs(R, NULL, &yr));
@@ -173,12 +169,14 @@ int main(int argc, char **argv)
 
   if (gpu && size > 1) PetscCall(CheckCopies(A, x, y, &checks));
 
+  /* MatBindToCPU() itself: bound, the products run on the host; unbound again, on the GPU with only the ghosts crossing */
   PetscCall(MatBindToCPU(A, PETSC_TRUE));
   PetscCall(MatMult(A, x, y));
   PetscCall(CheckVecClose("MatMult bound to the CPU", y, yr, tol, &checks));
   PetscCall(MatBindToCPU(A, PETSC_FALSE));
   PetscCall(MatMult(A, x, y));
   PetscCall(CheckVecClose("MatMult unbound", y, yr, tol, &checks));
+  if (gpu && size > 1) PetscCall(CheckCopies(A, x, y, &checks));
 
   PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
   PetscCall(MatMult(B, x, y));

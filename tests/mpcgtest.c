@@ -1,5 +1,5 @@
 static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, error against KSPCG's, breakdowns.\n\
-  -problem <poisson2d|poisson3d|aniso|mtx|indefinite|nan>\n\
+  -problem <poisson2d|poisson3d|aniso|mtx|negdef|indefinite|nan>  (negdef: the negative 2D Laplacian)\n\
   -n <32>       grid points per direction\n\
   -f <file>     Matrix Market file (real symmetric; -problem mtx)\n\
   -rtol <1e-12> relative tolerance of both solves\n\
@@ -156,6 +156,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFree(rows));
   }
   if (!strcmp(problem, "indefinite")) PetscCall(MatShift(A, -1.0)); /* eigenvalues of both signs */
+  if (!strcmp(problem, "negdef")) PetscCall(MatScale(A, -1.0)); /* negative definite: CG with Jacobi solves it */
   { /* -op_type: the operator's type (e.g. pjdscuda with -mat_jagged_host) */
     char      mtype[64];
     PetscBool set;

@@ -137,6 +137,7 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
   Vec       X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[0];
   PetscReal rnorm, bestreplaced = PETSC_MAX_REAL;
   PetscInt  nfutile = 0; /* replacements in a row that found the true residual no lower than before */
+  PetscReal sign    = 1.0; /* the sign of r'Br and p'Ap: -1 for a negative-definite operator and preconditioner */
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, &P));
@@ -182,7 +183,8 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
     PetscCall(VecMDot(Pc, nold + 1, m->Cold, m->dots)); /* (A p_k)' z, then r' z */
     rz = m->dots[nold];
     KSPCheckDot(ksp, rz);
-    if (PetscRealPart(rz) <= 0.0) {
+    if (!i) sign = PetscRealPart(rz) < 0.0 ? -1.0 : 1.0; /* a negative-definite A with a negative-definite B (Jacobi, say) is as good as a positive one, as for KSPCG */
+    if (!(sign * PetscRealPart(rz) > 0.0)) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
       PetscCall(PetscInfo(ksp, "Indefinite preconditioner: r'Br = %g at outer iteration %" PetscInt_FMT "\n", (double)PetscRealPart(rz), i));
       break;
@@ -201,7 +203,7 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
       gamma       = PetscConj(d[1]);   /* p' r */
     }
     KSPCheckDot(ksp, m->eta[cur]);
-    if (PetscRealPart(m->eta[cur]) <= 0.0) {
+    if (!(sign * PetscRealPart(m->eta[cur]) > 0.0)) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
       PetscCall(PetscInfo(ksp, "Indefinite operator: p'Ap = %g at outer iteration %" PetscInt_FMT "\n", (double)PetscRealPart(m->eta[cur]), i));
       break;
@@ -236,7 +238,7 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
         }
       }
     }
-    if (!ksp->reason && KSPMPCGStagnated(m, PetscRealPart(gamma * PetscConj(gamma)) / PetscRealPart(m->eta[cur]))) {
+    if (!ksp->reason && KSPMPCGStagnated(m, PetscRealPart(gamma * PetscConj(gamma)) / (sign * PetscRealPart(m->eta[cur])))) {
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
       PetscCall(PetscInfo(ksp, "Stagnation: %" PetscInt_FMT " outer iterations in a row decreased the energy norm of the error by less than rounding (residual %g)\n", m->stagits, (double)rnorm));
     }
@@ -377,10 +379,13 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
 
    The outer iteration keeps, as `KSPFCG` does by default, 1, 2, ..., mmax previous directions and
    then starts again from 1 (Notay), which keeps it robust when the operator or the inner solve is
-   mildly nonsymmetric. Ends with `KSP_DIVERGED_INDEFINITE_MAT` when p'Ap <= 0,
-   `KSP_DIVERGED_INDEFINITE_PC` when r'Br <= 0, `KSP_DIVERGED_NANORINF` on NaN or Inf, and
+   mildly nonsymmetric. As `KSPCG`, it takes a negative-definite operator with a negative-definite
+   preconditioner (Jacobi of a negative-definite matrix, say) as it takes a positive-definite one: the
+   sign of the first r'Br sets the sign r'Br and p'Ap must keep (the inner CG likewise). Ends with
+   `KSP_DIVERGED_INDEFINITE_MAT` when p'Ap changes sign, `KSP_DIVERGED_INDEFINITE_PC` when r'Br
+   does, `KSP_DIVERGED_NANORINF` on NaN or Inf, and
    `KSP_DIVERGED_BREAKDOWN` on stagnation. Stagnation is judged on the energy norm of the error,
-   which every outer step decreases by |p'r|^2 / p'Ap (the residual norm of CG is not monotone and is
+   which every outer step decreases by |p'r|^2 / |p'Ap| (the residual norm of CG is not monotone and is
    no measure of progress): it is declared when `-ksp_mpcg_stagnation_its` steps in a row each remove
    less than (machine epsilon)^2 of what the solve has removed so far, or when three replacements by
    the true residual in a row find it no lower: the tolerance is then below the attainable accuracy.

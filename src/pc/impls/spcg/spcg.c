@@ -291,7 +291,7 @@ PetscErrorCode PCSPCGSetOuterState(PC pc, PetscBool cont, PetscReal target)
   its residual replaced by the outer's double-precision one (the "reliable updates" of mixed-precision
   CG, Clark et al. 2010). In the units of this application, beta = (||r|| / ||r_last||) r'z / r_last'z_last;
   the first step takes the exact line search alpha = p'r / p'Ap, the next beta divides by r'p (which keeps
-  p_1 A-orthogonal to p_0 in complex arithmetic too), and a direction with p'r <= 0 is dropped. When the
+  p_1 A-orthogonal to p_0 in complex arithmetic too), and a direction with p'r not of the sign of r'z is dropped. When the
   new residual is far from orthogonal to the continued direction (|beta r'p_last| > PCSPCG_CONT_DRIFT |r'z|:
   measured below 1e-5 on Poisson problems, above 1e-4 on systems too ill-conditioned for single-precision
   directions to carry over, such as 1138_bus), continuation stops for the rest of the solve.
@@ -341,7 +341,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
       if (PetscAbsScalar(beta * por) > PCSPCG_CONT_DRIFT * PetscAbsScalar(rz)) {
         s->contoff = PETSC_TRUE;
         beta       = 0.0;
-      } else if (PetscRealPart(pr) > 0 && !PetscIsInfOrNanScalar(pr)) rz = pr;
+      } else if (PetscRealPart(pr) * PetscRealPart(rz) > 0 && !PetscIsInfOrNanScalar(pr)) rz = pr;
       else beta = 0.0;
     }
     if (beta != 0.0)
@@ -355,7 +355,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
 
     PetscCall(SPCGMultSingle(pc, s->p, s->q));
     PetscCall(SPCGDot(pc, s->p, s->q, &pq));
-    if (!(PetscRealPart(pq) > 0)) { /* indefinite, singular or not a number: keep what converged so far */
+    if (!(PetscRealPart(pq) * PetscRealPart(rz) > 0)) { /* p'Ap of another sign than r'z (both negative: a negative-definite A and inner PC), zero or not a number: keep what converged so far */
       s->nindefinite++;
       PetscCall(PetscInfo(pc, "Inner CG stopped at iteration %" PetscInt_FMT ": p'Ap = %g\n", its, (double)PetscRealPart(pq)));
       break;

@@ -60,7 +60,7 @@ __global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S
   if (old) BlockSumTo(por, &steps[0].rr);
 }
 
-/* the first direction: p = z + beta p_last with beta = c r'z / rz_last, or p = z when there is none or p'r <= 0 */
+/* the first direction: p = z + beta p_last with beta = c r'z / rz_last, or p = z when there is none or p'r is not of the sign of r'z */
 __global__ void ContinueKernel(int n, const S *z, S *p, const Step *steps, Status *st)
 {
   const D rz = steps[0].rz;
@@ -73,7 +73,7 @@ __global__ void ContinueKernel(int n, const S *z, S *p, const Step *steps, Statu
       if (blockIdx.x == 0 && threadIdx.x == 0) st->drift = 1;
       beta = 0;
       pr   = rz;
-    } else if (!(Re(pr) > 0) || !isfinite(Re(pr))) {
+    } else if (!(Re(pr) * Re(rz) > 0) || !isfinite(Re(pr))) {
       beta = 0;
       pr   = rz;
     }
@@ -126,7 +126,7 @@ __global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S
   D       rz = 0, rr = 0;
 
   if (st->stopped) return;
-  if (!(Re(pq) > 0)) { /* indefinite, singular or not a number: keep what converged so far */
+  if (!(Re(pq) * Re(steps[k].rz) > 0)) { /* p'Ap of another sign than r'z (both negative: a negative-definite A and inner PC), zero or not a number: keep what converged so far */
     if (blockIdx.x == 0 && threadIdx.x == 0) st->stopped = st->indefinite = 1;
     return;
   }

@@ -44,6 +44,7 @@ static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
     if (done) continue;
     PetscCall(MatSetOptionsPrefix(b, prefix)); /* the blocks read the matrix's -mat_jagged_* options */
     PetscCall(MatConvert_SeqAIJ_SeqJagged(b, j->seqtype, MAT_INPLACE_MATRIX, &b));
+    PetscCall(MatBindToCPU(b, A->boundtocpu)); /* the conversion unbinds; a block is bound as its matrix */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -137,6 +138,15 @@ static PetscErrorCode MatMPIJaggedFreeGhosts(Mat_MPIJagged *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Drops the halo exchanges and the ghost vector: the next product makes them again, where the blocks then multiply */
+static PetscErrorCode MatMPIJaggedResetHalo(Mat_MPIJagged *j)
+{
+  PetscFunctionBegin;
+  for (JaggedHalo &h : j->halo) PetscCall(JaggedHaloDestroy(&h));
+  PetscCall(VecDestroy(&j->ghosts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The halo exchange of x in double (single = false) or single precision, made again when the nonzero pattern changed or the blocks moved between host and device */
 static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, JaggedHalo *halo)
 {
@@ -145,8 +155,7 @@ static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, Jagged
 
   PetscFunctionBegin;
   if (j->halostate != A->nonzerostate || j->halohost != host) {
-    for (JaggedHalo &h : j->halo) PetscCall(JaggedHaloDestroy(&h));
-    PetscCall(VecDestroy(&j->ghosts));
+    PetscCall(MatMPIJaggedResetHalo(j));
     j->halostate = A->nonzerostate;
     j->halohost  = host;
   }
@@ -330,6 +339,17 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MATMPIAIJ's binding (the blocks, the work vectors), then the halo exchanges and the ghost vector made again where the products now run */
+static PetscErrorCode MatBindToCPU_MPIJagged(Mat A, PetscBool flg)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.bindtocpu(A, flg));
+  PetscCall(MatMPIJaggedResetHalo(j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatDestroy_MPIJagged(Mat A)
 {
   Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
@@ -337,15 +357,14 @@ static PetscErrorCode MatDestroy_MPIJagged(Mat A)
   PetscFunctionBegin;
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_FALSE));
   PetscCall(MatMPIJaggedFreeGhosts(j));
-  for (JaggedHalo &h : j->halo) PetscCall(JaggedHaloDestroy(&h));
-  PetscCall(VecDestroy(&j->ghosts));
+  PetscCall(MatMPIJaggedResetHalo(j));
   A->ops->destroy = j->aijops.destroy;
   PetscCall(PetscFree(A->spptr));
   PetscCall((*A->ops->destroy)(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* An unassembled MATMPIAIJ, just created, to MATMPIJDSCUDA or MATMPIPJDSCUDA */
+/* An unassembled MATMPIAIJ, just created, to MATMPIJDSCUDA or MATMPIPJDSCUDA, unbound from the CPU as PETSc's GPU types (MatCreate() binds) */
 PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
 {
   Mat_MPIJagged *j;
@@ -365,6 +384,8 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->ops->multadd          = MatMultAdd_MPIJagged;
   A->ops->multtranspose    = MatMultTranspose_MPIJagged;
   A->ops->multtransposeadd = MatMultTransposeAdd_MPIJagged;
+  A->ops->bindtocpu        = MatBindToCPU_MPIJagged;
+  PetscCall(MatBindToCPU_MPIJagged(A, PETSC_FALSE));
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* as the blocks: see MatSeqJaggedOptionsFromDatabase() */
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_jagged_host", &host, NULL));
