@@ -360,7 +360,7 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mpk), &size));
   /* the ghost layers (s - 1 rounds fetching the boundary rows, a scatter) only when the ghosted kernel may be chosen */
   mpk->s2v = mpk->extra = MAT_POWERS_NOT_EXAMINED;
-  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk));
+  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk, mpk->reqtype == MAT_POWERS_AUTO ? mpk->max_extra_flops : PETSC_MAX_REAL));
   ghost_ok = (PetscBool)(mpk->s2v >= 0 || mpk->s2v == MAT_POWERS_NOT_EXAMINED);
   if (mpk->reqtype == MAT_POWERS_PLAIN) {
     mpk->type   = MAT_POWERS_PLAIN;
@@ -538,7 +538,7 @@ PetscErrorCode MatPowersGetInfo(MatPowers mpk, PetscReal *surface_to_volume, Pet
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
   PetscCall(MatPowersSetUp(mpk));
-  if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) PetscCall(MatPowersGhostLayers(mpk)); /* the set-up resolved to plain without them */
+  if (mpk->s2v == MAT_POWERS_NOT_EXAMINED || (mpk->s2v >= 0 && mpk->depth < mpk->s)) PetscCall(MatPowersGhostLayers(mpk, PETSC_MAX_REAL)); /* the set-up resolved to plain without them, or stopped short of depth s */
   if (surface_to_volume) *surface_to_volume = mpk->s2v;
   if (extra_flops) *extra_flops = mpk->extra;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -593,7 +593,7 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
   } else if (mpk->s2v >= 0) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "depth-%" PetscInt_FMT " ghost rows: surface-to-volume %.4g, extra flops %.4g (maxima over processes; auto ghosts up to %g)\n", mpk->s, (double)mpk->s2v, (double)mpk->extra, (double)mpk->max_extra_flops));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "depth-%" PetscInt_FMT " ghost rows%s: surface-to-volume %.4g, extra flops %.4g (maxima over processes; auto ghosts up to %g)\n", mpk->depth, mpk->depth < mpk->s ? " (examined no deeper: the extra flops passed the limit)" : "", (double)mpk->s2v, (double)mpk->extra, (double)mpk->max_extra_flops));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "surface-to-volume and extra flops not available for matrix type %s\n", ((PetscObject)mpk->A)->type_name));
   if (mpk->type == MAT_POWERS_GHOSTED) {
     Mat         Ad;

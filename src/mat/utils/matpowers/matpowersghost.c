@@ -23,7 +23,7 @@
 /*
   A's diagonal and off-diagonal blocks, and the global columns of the latter: A must be AIJ-based
   (MATSEQAIJ, MATMPIAIJ, their GPU types, the jagged types) with equal row and column layouts and its
-  blocks must multiply VECSEQ or VECSEQCUDA vectors; *ok is false otherwise. Ao is NULL for a sequential A.
+  blocks must multiply VECSEQ vectors, or VECSEQCUDA ones with A not bound to the CPU; *ok is false otherwise. Ao is NULL for a sequential A.
 */
 static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray, PetscBool *cuda, PetscBool *ok)
 {
@@ -49,6 +49,7 @@ static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt
   PetscCall(MatGetVecType(*Ad, &vtype));
   PetscCall(PetscStrcmpAny(vtype, cuda, VECCUDA, VECSEQCUDA, ""));
   PetscCall(PetscStrcmpAny(vtype, &host, VECSTANDARD, VECSEQ, ""));
+  if (A->boundtocpu) *cuda = PETSC_FALSE; /* bound by the user: plain products, through A's own (host) MatMult() */
   *ok = (PetscBool)(*cuda || host);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -153,7 +154,7 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
 }
 
 /* The graph-distance layers of the own rows up to depth s, the remote rows' entries, the halo exchange, the statistics */
-PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
+PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit)
 {
   Mat                 A = mpk->A, Ad, Ao;
   const PetscInt     *garray, *ai = NULL, *aj = NULL, *bi = NULL, *bj = NULL;
@@ -205,6 +206,25 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
       mpk->nrows = norder;
       front      = norder;
       PetscCall(MatPowersNextLayer(A, &rr, e0, &known, &order, &norder));
+      if (limit < PETSC_MAX_REAL) { /* the extra flops only grow with depth: stop once they pass the limit (FEM matrices at depth 1 or 2) */
+        loc[0] = mpk->nown ? (PetscReal)(norder - mpk->nown) / mpk->nown : 0;
+        loc[1] = mpk->nnzown ? (PetscReal)(mpk->nnzown + rr.nnz) / mpk->nnzown - 1 : 0;
+        PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
+        if (glob[1] > limit) {
+          mpk->s2v    = glob[0];
+          mpk->extra  = glob[1];
+          mpk->depth  = d + 1;
+          mpk->rowptr = rr.rowptr; /* freed by MatPowersGhostReset() */
+          mpk->cols   = rr.gcols;
+          PetscCall(PetscFree(gB));
+          PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+          PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
+          PetscCall(PetscFree2(known.g, known.ext));
+          PetscCall(PetscFree(order));
+          PetscCall(PetscInfo(mpk, "Extra flops %g above %g already at depth %" PetscInt_FMT ": ghost rows not examined deeper\n", (double)mpk->extra, (double)limit, mpk->depth));
+          PetscFunctionReturn(PETSC_SUCCESS);
+        }
+      }
     }
     PetscCall(PetscFree(gB));
     PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
@@ -240,6 +260,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk)
   PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
   mpk->s2v   = glob[0];
   mpk->extra = glob[1];
+  mpk->depth = mpk->s;
   PetscCall(PetscInfo(mpk, "Own rows %" PetscInt_FMT ", extended rows %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), columns %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), nonzeros %" PetscInt_FMT " (own %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows, mpk->s - 1, mpk->ncols, mpk->s, mpk->nnzext, mpk->nnzown));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -61,6 +61,7 @@ struct _p_MatPowers {
 
   /* statistics (set-up) and counters (apply) */
   PetscReal      s2v, extra;         /* maxima over processes; -1 when the matrix type cannot be ghosted, MAT_POWERS_NOT_EXAMINED before the layers are computed */
+  PetscInt       depth;              /* depth of the ghost rows s2v and extra are of: s, or less when the extra flops passed the set-up's limit first */
   PetscInt       nown, nrows, ncols; /* this process: own rows, extended rows (depth <= s-1), extended columns (depth <= s) */
   PetscInt       nnzown, nnzext;     /* nonzeros of the own rows and of the extended rows */
   PetscLogDouble nexchanges, nproducts;
@@ -95,7 +96,7 @@ struct _p_MatPowers {
 
 PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;
 
-PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers);
+PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal);
 PETSC_INTERN PetscErrorCode MatPowersGhostBuild(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostReset(MatPowers);

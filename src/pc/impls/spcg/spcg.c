@@ -129,7 +129,7 @@ static PetscErrorCode SPCGMultSingle(PC pc, const PetscJaggedScalarSingle x[], P
   A private copy of a matrix that has no single-precision copy of its own: a MATPJDSCUDA matrix with
   the same rows, on the GPU or with host kernels.
 */
-static PetscErrorCode PCSPCGCopyOperator(Mat P, PetscBool host, Mat *A)
+static PetscErrorCode PCSPCGCopyOperator(Mat P, PetscBool host, PetscOptions *hostopts, Mat *A)
 {
   PetscInt  m, n, M, N, rstart, rend, cstart, cend, *dnz, *onz;
   MPI_Comm  comm = PetscObjectComm((PetscObject)P);
@@ -153,9 +153,13 @@ static PetscErrorCode PCSPCGCopyOperator(Mat P, PetscBool host, Mat *A)
   }
   PetscCall(MatCreate(comm, A));
   PetscCall(MatSetSizes(*A, m, n, M, N));
+  if (host) { /* the type reads it where it starts the GPU, which a machine without one may not have */
+    PetscCall(PetscOptionsCreate(hostopts));
+    PetscCall(PetscOptionsSetValue(*hostopts, "-mat_jagged_host", NULL));
+    PetscCall(PetscObjectSetOptions((PetscObject)*A, *hostopts));
+  }
   PetscCall(MatSetType(*A, MATPJDSCUDA));
   PetscCall(MatXAIJSetPreallocation(*A, 1, dnz, onz, NULL, NULL));
-  PetscCall(MatJaggedSetUseHost(*A, host));
   for (PetscInt i = rstart; i < rend; i++) {
     PetscInt           nc;
     const PetscInt    *cols;
@@ -177,6 +181,7 @@ static PetscErrorCode PCReset_SPCG(PC pc)
 
   PetscFunctionBegin;
   if (s->own) PetscCall(MatDestroy(&s->A));
+  PetscCall(PetscOptionsDestroy(&s->hostopts));
   s->A   = NULL;
   s->own = PETSC_FALSE;
   PetscCall(PCSPCGCSRReset(pc));
@@ -211,7 +216,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   if (hasSingle) s->A = P;
   else if (seqaij || mpiaij) PetscCall(PCSPCGCSRSetUp(pc, P, mpiaij, gpu));
   else {
-    PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->A));
+    PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
     s->own = PETSC_TRUE;
   }
   if (s->A) { /* a jagged type keeps its copy; other providers of MatJaggedSetMultSingle() have nothing to set */

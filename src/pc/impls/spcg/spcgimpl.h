@@ -53,6 +53,7 @@ typedef struct {
   PetscBool                ingraph; /* resolved at set-up: the device loop is replayed as a CUDA graph */
   Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
+  PetscOptions             hostopts; /* the private copy's options with host kernels (-mat_jagged_host): read when it is made, before any GPU use */
   PetscBool                hascsr;  /* or an AIJ Pmat's copy in single precision: csr[0] (sequential, or the diagonal block; CSR or DIA) ... */
   PCSPCGFormat             format;  /* of csr[0] (the off-diagonal block is CSR) */
   PCSPCGBlock              csr[2];  /* ... and csr[1], the off-diagonal block (MPI), with the ghost values of x */

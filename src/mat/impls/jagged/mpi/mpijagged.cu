@@ -42,7 +42,8 @@ static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
     if (!b) continue;
     PetscCall(PetscObjectTypeCompare((PetscObject)b, j->seqtype, &done));
     if (done) continue;
-    PetscCall(MatSetOptionsPrefix(b, prefix)); /* the blocks read the matrix's -mat_jagged_* options */
+    PetscCall(PetscObjectSetOptions((PetscObject)b, ((PetscObject)A)->options)); /* the blocks read the matrix's -mat_jagged_* options */
+    PetscCall(MatSetOptionsPrefix(b, prefix));
     PetscCall(MatConvert_SeqAIJ_SeqJagged(b, j->seqtype, MAT_INPLACE_MATRIX, &b));
     PetscCall(MatBindToCPU(b, A->boundtocpu)); /* the conversion unbinds; a block is bound as its matrix */
   }
@@ -389,6 +390,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* as the blocks: see MatSeqJaggedOptionsFromDatabase() */
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_jagged_host", &host, NULL));
+  if (!host) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as MPIAIJCUSPARSE: the device starts with the matrix */
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(host ? VECSTANDARD : VECCUDA, &A->defaultvectype));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, type));

@@ -1109,6 +1109,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   PetscCall(MatSeqJaggedComposeAll(B, type, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, type));
   PetscCall(MatSeqJaggedOptionsFromDatabase(B));
+  if (!j->host) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as AIJCUSPARSE: the device starts with the matrix, not inside its first format build */
   if (B->assembled) PetscCall(MatSeqJaggedSync(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
