@@ -70,7 +70,7 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   m->s               = s;
   m->reqtype         = MAT_POWERS_AUTO;
   m->type            = MAT_POWERS_AUTO;
-  m->max_extra_flops = 0.5;
+  m->max_extra_flops = 0.25;
   m->usedia          = PETSC_TRUE;
   m->side            = PC_RIGHT;
   m->s2v             = -1;
@@ -231,17 +231,20 @@ PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
 
   Options Database Keys:
 + -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two
-. -mat_powers_max_extra_flops <0.5>     - auto: ghosted only when its extra flops, relative to s plain products, are at most this
+. -mat_powers_max_extra_flops <0.25>    - auto: ghosted only when its extra flops, relative to s plain products, are at most this
 - -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals (a stencil), with Jacobi folded in and the shift in the same kernel
 
   Level: intermediate
 
   Note:
-  The default 0.5 trades at most half again the flops of s products for saving s - 1 of s halo
+  The default 0.25 trades at most a quarter more flops than s products for saving s - 1 of s halo
   exchanges: a sparse product is memory bound and, across processes or GPUs, its halo exchange (a
   gather, a message, and with MPI that is not GPU-aware two device-host copies) costs a fraction of
-  the product that is comparable to this (the paper's Fig. 8: at s = 1 the communication takes about
-  as long as the products). Beyond it the redundant rows cost more than the latency saved.
+  the product of that order (the paper's Fig. 8). The ghost rows are also fetched and assembled on the
+  host at set-up, in time proportional to their nonzeros, which the first solve pays: on a Q2
+  finite-element matrix split in two (extra flops 0.45) that set-up took longer than the halo
+  exchanges it saved over a whole solve, while stencil matrices split in two stay well below 0.25
+  (0.1 for 200^3 points). The set-up stops examining deeper ghost rows once the limit is passed.
 
 .seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersSetOptionsPrefix()`
 @*/
