@@ -6,11 +6,13 @@ KSPSetFromOptions() (-ksp_type, -pc_type). It links PETSc only; petsc-jagged's t
 ('format': the jagged formats build theirs there, AIJCUSPARSE copies its CSR inside the first product), the\n\
 set-up time (KSPSetUp()), the first solve (set-up included), a repeated solve from a zero guess, the\n\
 iterations and the true relative residual; b = 1.\n\
-  -problem <poisson|aniso|convdiff|fem>  7-point Poisson, anisotropic Poisson (eps along z), upwind convection-diffusion,\n\
-                   or finite-element Poisson (DMPlex, PetscFE, Dirichlet boundary, assembled by DMPlexSNESComputeJacobianFEM())\n\
+  -problem <poisson|aniso|convdiff|fem|elasticity>  7-point Poisson, anisotropic Poisson (eps along z), upwind\n\
+                   convection-diffusion, or finite-element Poisson / linear elasticity (DMPlex, PetscFE, Dirichlet boundary,\n\
+                   assembled by DMPlexSNESComputeJacobianFEM())\n\
   -n <200>         grid points per direction (fem: cells per direction)\n\
-  -order <2>       fem: the Lagrange element order\n\
-  -save <file>     fem: write the matrix (PETSc binary) and stop\n\
+  -order <2>       fem, elasticity: the Lagrange element order\n\
+  -save <file>     fem, elasticity, mtx: write the matrix (PETSc binary) and stop\n\
+  -mtx <file>      -problem mtx: the Matrix Market file to convert (with -save)\n\
   -f <file>        instead of a -problem: load the matrix from a PETSc binary file (MatCreate(), MatSetFromOptions()\n\
                    with -mat_type, MatLoad()), as a program reading its matrix does\n\
   -eps <0.01>      anisotropy of -problem aniso\n\
@@ -25,6 +27,7 @@ iterations and the true relative residual; b = 1.\n\
 #include <petscsnes.h>
 #include <petscksp.h>
 #include <petscdevice.h>
+#include "../tests/mtxload.h"
 
 static PetscBool on_gpu; /* CUDA vectors: wait for the device around the timings */
 
@@ -97,14 +100,28 @@ static void Laplacian_g3(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscI
   for (PetscInt d = 0; d < dim; ++d) g3[d * dim + d] = 1.0;
 }
 
+/* Isotropic linear elasticity (Lame parameters 1, 1), g3[fc][gc][df][dg]: lambda d_fc,df d_gc,dg + mu (d_fc,gc d_df,dg + d_fc,dg d_df,gc) */
+static void Elasticity_g3(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g3[])
+{
+  const PetscReal mu = 1.0, lambda = 1.0;
+
+  for (PetscInt c = 0; c < dim; ++c)
+    for (PetscInt d = 0; d < dim; ++d) {
+      g3[((c * dim + c) * dim + d) * dim + d] += mu;
+      g3[((c * dim + d) * dim + d) * dim + c] += mu;
+      g3[((c * dim + d) * dim + c) * dim + d] += lambda;
+    }
+}
+
 static PetscErrorCode Zero(PetscInt dim, PetscReal time, const PetscReal x[], PetscInt Nc, PetscScalar *u, void *ctx)
 {
-  u[0] = 0.0;
+  for (PetscInt c = 0; c < Nc; ++c) u[c] = 0.0;
   return PETSC_SUCCESS;
 }
 
-/* Poisson in Q_order elements on n^3 hexahedra (DMPlex, distributed), Dirichlet boundary eliminated; the matrix from DMCreateMatrix(), *tend: MatAssemblyEnd() */
-static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, DM *dm, Mat *A, PetscLogDouble *tend)
+/* Poisson (or, elasticity, linear elasticity: 3 components a node) in Q_order elements on n^3 hexahedra (DMPlex, distributed),
+   Dirichlet boundary eliminated; the matrix from DMCreateMatrix(), *tend: MatAssemblyEnd() */
+static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, PetscBool elasticity, DM *dm, Mat *A, PetscLogDouble *tend)
 {
   const PetscInt     faces[3] = {n, n, n}, id = 1;
   DM                 dist;
@@ -127,12 +144,12 @@ static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, DM *dm, Mat *A, Pe
   PetscCall(DMGetLabel(*dm, "boundary", &label));
   PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
   PetscCall(DMPlexLabelComplete(*dm, label));
-  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 3, 1, PETSC_FALSE, order, PETSC_DETERMINE, &fe));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 3, elasticity ? 3 : 1, PETSC_FALSE, order, PETSC_DETERMINE, &fe));
   PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
   PetscCall(PetscFEDestroy(&fe));
   PetscCall(DMCreateDS(*dm));
   PetscCall(DMGetDS(*dm, &ds));
-  PetscCall(PetscDSSetJacobian(ds, 0, 0, NULL, NULL, NULL, Laplacian_g3));
+  PetscCall(PetscDSSetJacobian(ds, 0, 0, NULL, NULL, NULL, elasticity ? Elasticity_g3 : Laplacian_g3));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)Zero, NULL, NULL, NULL));
   PetscCall(DMCreateMatrix(*dm, A));
   PetscCall(SetOnGPU(*A));
@@ -199,7 +216,7 @@ static PetscErrorCode Solve(KSP ksp)
 
 int main(int argc, char **argv)
 {
-  char               problem[PETSC_MAX_PATH_LEN] = "poisson", codepc[32] = "", label[64] = "run", csv[PETSC_MAX_PATH_LEN] = "", file[PETSC_MAX_PATH_LEN] = "", save[PETSC_MAX_PATH_LEN] = "";
+  char               problem[PETSC_MAX_PATH_LEN] = "poisson", codepc[32] = "", label[64] = "run", csv[PETSC_MAX_PATH_LEN] = "", file[PETSC_MAX_PATH_LEN] = "", save[PETSC_MAX_PATH_LEN] = "", mtx[PETSC_MAX_PATH_LEN] = "";
   PetscInt           n = 200, its, nmult = 0, order = 2, rows;
   PetscReal          eps = 0.01, peclet = 100, epsd[3] = {1, 1, 1}, w[3] = {0, 0, 0}, res, bnorm;
   PetscLogDouble     tassembly, tformat, tsetup, tsolve, trepeat, tmult = 0;
@@ -220,11 +237,12 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "First-solve benchmark", NULL);
-  PetscCall(PetscOptionsString("-problem", "poisson, aniso, convdiff or fem", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsString("-problem", "poisson, aniso, convdiff, fem, elasticity or mtx", NULL, problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-n", "grid points (fem: cells) per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-order", "fem: element order", NULL, order, &order, NULL));
   PetscCall(PetscOptionsString("-save", "fem: write the matrix to this file and stop", NULL, save, save, sizeof(save), &store));
   PetscCall(PetscOptionsString("-f", "load the matrix from this PETSc binary file", NULL, file, file, sizeof(file), &load));
+  PetscCall(PetscOptionsString("-mtx", "-problem mtx: Matrix Market file to convert", NULL, mtx, mtx, sizeof(mtx), NULL));
   PetscCall(PetscOptionsReal("-eps", "anisotropy", NULL, eps, &eps, NULL));
   PetscCall(PetscOptionsReal("-peclet", "wind speed", NULL, peclet, &peclet, NULL));
   PetscCall(PetscOptionsString("-code_pc", "PC set in code", NULL, codepc, codepc, sizeof(codepc), &setpc));
@@ -237,7 +255,7 @@ int main(int argc, char **argv)
     w[0] = peclet;
     w[1] = peclet / 2;
     w[2] = peclet / 4;
-  } else PetscCheck(!strcmp(problem, "poisson") || !strcmp(problem, "fem"), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem must be poisson, aniso, convdiff or fem");
+  } else PetscCheck(!strcmp(problem, "poisson") || !strcmp(problem, "fem") || !strcmp(problem, "elasticity") || !strcmp(problem, "mtx"), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem must be poisson, aniso, convdiff, fem, elasticity or mtx");
 
   if (load) {
     const char *base;
@@ -249,10 +267,16 @@ int main(int argc, char **argv)
     PetscCall(PetscStrncpy(problem, base ? base + 1 : file, sizeof(problem)));
     n  = 0; /* the report groups the runs by problem (the file), n and processes */
     da = NULL;
-  } else if (!strcmp(problem, "fem")) {
+  } else if (!strcmp(problem, "fem") || !strcmp(problem, "elasticity") || !strcmp(problem, "mtx")) {
     PetscCall(PetscLogDefaultBegin()); /* MatAssemblyEnd()'s time from its event */
     PetscCall(PetscTime(&tassembly));
-    PetscCall(AssembleFEM(n, order, &da, &A, &tformat));
+    da = NULL;
+    if (!strcmp(problem, "mtx")) {
+      MtxSymmetry sym;
+
+      PetscCheck(store, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-problem mtx only converts a Matrix Market file (-mtx) to a PETSc binary one (-save), which -f then loads");
+      PetscCall(MtxLoad(PETSC_COMM_WORLD, mtx, &sym, &A));
+    } else PetscCall(AssembleFEM(n, order, (PetscBool)!strcmp(problem, "elasticity"), &da, &A, &tformat));
     if (store) {
       PetscViewer viewer;
 
