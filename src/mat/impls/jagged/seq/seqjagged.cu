@@ -17,6 +17,7 @@
 #include "seqjagged.h"
 #include "../jaggedbuild.cuh"
 #include "../jaggedvalueops.cuh"
+#include "../jaggedupload.h"
 
 #include <new>
 
@@ -145,8 +146,8 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
     PetscCheck(j->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
     PetscCallCUDA(cudaMallocAsync((void **)&dia, sizeof(int) * (m + 1), stream));
     PetscCallCUDA(cudaMallocAsync((void **)&dja, sizeof(int) * PetscMax(nnz, (size_t)1), stream));
-    PetscCallCUDA(cudaMemcpyAsync(dia, ia, sizeof(int) * (m + 1), cudaMemcpyHostToDevice, stream));
-    if (nnz) PetscCallCUDA(cudaMemcpyAsync(dja, ja, sizeof(int) * nnz, cudaMemcpyHostToDevice, stream));
+    PetscCall(MatJaggedUpload(dia, ia, sizeof(int) * (m + 1), stream));
+    PetscCall(MatJaggedUpload(dja, ja, sizeof(int) * nnz, stream));
     PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz)));
     st = jagged::gpu::BuildDeviceFormat(m, n, dia, dja, j->options, format, j->dformat, stream, &cerr);
     PetscCallCUDA(cudaFreeAsync(dia, stream));
@@ -193,7 +194,7 @@ static PetscErrorCode MatSeqJaggedRefreshValues(Mat A)
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     if (!j->vals) PetscCallCUDA(cudaMalloc((void **)&j->vals, sizeof(PetscScalar) * PetscMax(f.nslots, 1)));
     PetscCallCUDA(cudaMallocAsync((void **)&dcsr, sizeof(PetscScalar) * PetscMax(f.nnz, 1), stream));
-    if (f.nnz) PetscCallCUDA(cudaMemcpyAsync(dcsr, aa, sizeof(PetscScalar) * f.nnz, cudaMemcpyHostToDevice, stream));
+    PetscCall(MatJaggedUpload(dcsr, aa, sizeof(PetscScalar) * f.nnz, stream));
     PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * f.nnz));
     PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)dcsr), HostScalar(j->vals), stream));
     if (j->single) {
@@ -857,6 +858,8 @@ static PetscErrorCode MatBindToCPU_SeqJagged(Mat A, PetscBool flg)
 
   PetscFunctionBegin;
   A->boundtocpu = flg;
+  /* as MATSEQAIJCUSPARSE: no inodes once the device copy is used (their search in MatAssemblyEnd() is a pass over the pattern) */
+  if (!flg) PetscCall(MatSetOption(A, MAT_USE_INODES, PETSC_FALSE));
   if (flg) { /* the host CSR is always current: nothing to copy back */
     A->ops->mult             = j->aijops.mult;
     A->ops->multadd          = j->aijops.multadd;
