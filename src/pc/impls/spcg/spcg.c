@@ -116,6 +116,7 @@ static PetscErrorCode SPCGMultSingle(PC pc, const PetscJaggedScalarSingle x[], P
   }
   if (s->halo) PetscCall(JaggedHaloBegin(s->halo, x, NULL));
   if (s->csr[0].ndiag) SPCGDIAMultHost(&s->csr[0], x, y);
+  else if (s->csr[0].jagged) PetscCall(PCSPCGJaggedMultHost(&s->csr[0], x, y));
   else SPCGCSRMultHost(&s->csr[0], x, PETSC_FALSE, y);
   if (s->halo) {
     PetscCall(JaggedHaloEnd(s->halo, s->ghosts, NULL));
@@ -461,11 +462,15 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
   if (s->hascsr) {
-    char block[64] = "its CSR values, with its own indices";
+    const PCSPCGBlock *c = &s->csr[0];
+    const char        *unit = PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte";
+    char               block[128];
 
-    if (s->csr[0].ndiag) PetscCall(PetscSNPrintf(block, sizeof(block), "its values on its %" PetscInt_FMT " diagonals (DIA)", s->csr[0].ndiag));
-    if (s->halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s, off-diagonal block CSR, ghosts exchanged in single precision\n", s->csr[0].ndiag ? "DIA" : "CSR"));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s, in single precision\n", block));
+    if (c->ndiag) PetscCall(PetscSNPrintf(block, sizeof(block), "DIA, %s values on %" PetscInt_FMT " diagonals, no column indices", unit, c->ndiag));
+    else if (c->jagged) PetscCall(PetscSNPrintf(block, sizeof(block), "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and 4-byte columns", PCSPCGJaggedSlots(c), c->nnz, unit));
+    else PetscCall(PetscSNPrintf(block, sizeof(block), "CSR, %s values with the operator's own indices", unit));
+    if (s->halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s; off-diagonal block CSR, ghosts exchanged in single precision\n", block));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", block));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
   if (s->hascsr && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->inner) {

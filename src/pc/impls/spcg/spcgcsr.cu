@@ -77,6 +77,10 @@ PetscErrorCode BlockMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const
     PetscCall(PCSPCGDIAMultDevice(&c, reinterpret_cast<const PetscJaggedScalarSingle *>(x), reinterpret_cast<PetscJaggedScalarSingle *>(y), stopped, reinterpret_cast<PetscScalar *>(dot), stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (c.jagged) { /* likewise */
+    PetscCall(PCSPCGJaggedMultDevice(&c, reinterpret_cast<const PetscJaggedScalarSingle *>(x), reinterpret_cast<PetscJaggedScalarSingle *>(y), stopped, reinterpret_cast<PetscScalar *>(dot), stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (mean <= 4) LaunchMult<2>(c, x, add, y, stopped, p, dot, stream);
   else if (mean <= 8) LaunchMult<4>(c, x, add, y, stopped, p, dot, stream);
   else if (mean <= 16) LaunchMult<8>(c, x, add, y, stopped, p, dot, stream);
@@ -146,8 +150,8 @@ PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt
 
 /*
   The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
-  the host: DIA when format allows and it pays, else CSR: B's own indices and the values rounded where
-  B has no empty row, else its nonempty rows
+  the host: DIA when format allows and it pays, else pJDS (auto, pjds), else CSR: B's own indices and the
+  values rounded where B has no empty row, else its nonempty rows
 */
 static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
 {
@@ -164,7 +168,10 @@ static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat fo
   PetscCall(MatGetSize(B, NULL, &c->ncols));
   PetscCall(PCSPCGDIACreate(B, m, ai, aj, device, format, c));
   if (c->ndiag) PetscCall(PetscInfo(B, "Single-precision copy in DIA format: %" PetscInt_FMT " diagonals\n", c->ndiag));
-  else if (HasEmptyRow(m, ai)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
+  else if (format == PCSPCG_FORMAT_AUTO || format == PCSPCG_FORMAT_PJDS) {
+    PetscCall(PCSPCGJaggedCreate(B, m, ai, aj, device, c));
+    PetscCall(PetscInfo(B, "Single-precision copy in pJDS format: %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros\n", PCSPCGJaggedSlots(c), c->nnz));
+  } else if (HasEmptyRow(m, ai)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
   else if (device) { /* device indices as they are (without empty rows AIJCUSPARSE does not compress them) */
     const PetscInt *di, *dj;
     PetscScalar    *da;
@@ -197,7 +204,8 @@ static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat fo
 static PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
 {
   PetscFunctionBegin;
-  if (c->device) {
+  if (c->jagged) PetscCall(PCSPCGJaggedDestroy(c));
+  else if (c->device) {
     if (c->store) PetscCallCUDA(cudaFree(c->store)); /* the values too */
     else if (c->a) PetscCallCUDA(cudaFree(c->a));
   } else if (c->store) PetscCall(PetscFree4(c->store, c->j, c->rows, c->a));

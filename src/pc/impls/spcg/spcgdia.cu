@@ -11,16 +11,16 @@
 #include "spcgkernels.cuh"
 #include "../../../mat/utils/dia/diafind.h"
 
-const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
+const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
 
 /*
   Whether a block of nrows rows and nnz entries on ndiag diagonals is stored as DIA: always with
-  format dia, never with csr; with auto when its values take at most 0.8 of the bytes of CSR's values,
+  format dia, never with csr or pjds; with auto when its values take at most 0.8 of the bytes of CSR's values,
   column indices and row offsets. Never beyond PCSPCG_DIA_MAX diagonals, nor for a block without entries.
 */
 PetscBool PCSPCGBlockUseDIA(PCSPCGFormat format, PetscInt ndiag, PetscInt nrows, PetscInt nnz, PetscInt unit)
 {
-  if (format == PCSPCG_FORMAT_CSR || ndiag < 1 || ndiag > PCSPCG_DIA_MAX) return PETSC_FALSE;
+  if (format == PCSPCG_FORMAT_CSR || format == PCSPCG_FORMAT_PJDS || ndiag < 1 || ndiag > PCSPCG_DIA_MAX) return PETSC_FALSE;
   if (format == PCSPCG_FORMAT_DIA) return PETSC_TRUE;
   return MatDIAFewerBytes(ndiag, nrows, nnz, (size_t)unit, 0.8);
 }
@@ -98,7 +98,7 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
 
   PetscFunctionBegin;
   c->ndiag = 0;
-  if (format == PCSPCG_FORMAT_CSR || !m || !ai[m]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (format == PCSPCG_FORMAT_CSR || format == PCSPCG_FORMAT_PJDS || !m || !ai[m]) PetscFunctionReturn(PETSC_SUCCESS);
   if (device) {
     PetscCall(DeviceCSR(B, &di, &dj, &da));
     PetscCall(PetscGetCurrentCUDAStream(&stream));

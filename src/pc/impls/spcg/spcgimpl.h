@@ -10,24 +10,26 @@
 #include "../../../mat/utils/dia/diafind.h"
 
 typedef struct _n_PCSPCGDevice *PCSPCGDevice;
+typedef struct _n_PCSPCGJagged *PCSPCGJagged; /* a pJDS copy's format (spcgjagged.cu) */
 
 /* continuation stops when |beta r'p_last| exceeds this fraction of r'z (see PCApply_SPCG()) */
 #define PCSPCG_CONT_DRIFT 1e-4 /* the device inner loop's state (spcgdevice.cu) */
 
 /* The format of the single-precision copy of an AIJ operator's (diagonal) block: -pc_spcg_format */
 typedef enum {
-  PCSPCG_FORMAT_AUTO, /* DIA where it moves fewer bytes than CSR (see PCSPCGBlockUseDIA()), else CSR */
+  PCSPCG_FORMAT_AUTO, /* DIA where it moves fewer bytes than CSR (see PCSPCGBlockUseDIA()), else pJDS */
   PCSPCG_FORMAT_CSR,
-  PCSPCG_FORMAT_DIA
+  PCSPCG_FORMAT_DIA,
+  PCSPCG_FORMAT_PJDS
 } PCSPCGFormat;
 PETSC_INTERN const char *const PCSPCGFormats[];
 
 #define PCSPCG_DIA_MAX MAT_DIA_MAX /* diagonals a DIA copy may have */
 
 /*
-  A block of the operator in single precision (spcgcsr.cu, spcgdia.cu): CSR, or DIA when its entries lie
-  on few diagonals (structured-grid operators): ndiag arrays of nrows values, one a diagonal, with no
-  column indices at all
+  A block of the operator in single precision (spcgcsr.cu, spcgdia.cu, spcgjagged.cu): CSR, DIA when its
+  entries lie on few diagonals (structured-grid operators): ndiag arrays of nrows values, one a diagonal,
+  with no column indices at all, or pJDS (padded jagged diagonals, MATPJDSCUDA's format and kernel)
 */
 typedef struct {
   PetscInt                 nrows, ncols, nnz; /* rows stored (CSR with rows: the nonempty ones), columns, entries */
@@ -37,6 +39,7 @@ typedef struct {
   void                    *store;             /* the copies of i, j, rows made here, or NULL */
   PetscInt                 ndiag;             /* DIA: the number of diagonals (0: CSR) */
   PetscInt                 offset[PCSPCG_DIA_MAX]; /* DIA: column - row of each diagonal, ascending */
+  PCSPCGJagged             jagged;            /* pJDS: the format, its values in a (NULL: CSR or DIA) */
   PetscBool                device;            /* the arrays are in device memory */
 } PCSPCGBlock;
 
@@ -81,6 +84,10 @@ PETSC_INTERN PetscErrorCode PCSPCGDeviceForgetDirection(PC);
 PETSC_INTERN PetscErrorCode PCSPCGCSRSetUp(PC, Mat, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode PCSPCGCSRReset(PC);
 PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode PCSPCGJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
+PETSC_INTERN PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *);
+PETSC_INTERN PetscCount     PCSPCGJaggedSlots(const PCSPCGBlock *);
+PETSC_INTERN PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);

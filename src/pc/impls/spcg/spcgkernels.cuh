@@ -10,6 +10,8 @@
 
 /* spcgdia.cu: the product by a DIA block, on a stream */
 PETSC_INTERN PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
+/* spcgjagged.cu: the product by a pJDS block, on a stream */
+PETSC_INTERN PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 
 namespace { /* each translation unit its own copy: device code is not linked across them */
 

@@ -1,0 +1,129 @@
+/*
+   PCSPCG's pJDS copy of an AIJ operator's (diagonal) block in single precision (-pc_spcg_format pjds, and
+   auto where DIA does not pay): the padded jagged-diagonal format of MATPJDSCUDA built from the block's CSR
+   pattern, its values gathered into the slots and rounded, and the product by MATPJDSCUDA's kernel. On the
+   GPU the format is built from the device CSR that MATSEQAIJCUSPARSE already holds (jaggedbuild.cu: no host
+   pass over the entries, nothing uploaded) and the values are gathered from its device values; on the host
+   (the twin) by BuildFormat() and FillValues(), the product by the host jagged kernel. A single-precision
+   product then moves 4 bytes of value and 4 of column an entry, at the jagged kernel's bandwidth.
+*/
+#include <petscdevice_cuda.h>
+#include "spcgkernels.cuh"
+#include "../../../mat/impls/jagged/jaggedbuild.cuh"
+#include "../../../mat/impls/jagged/jaggedhost.hpp"
+
+#include <new>
+
+struct _n_PCSPCGJagged {
+  jagged::Format             format;            /* the whole format on the host; on the device its summary */
+  jagged::gpu::DeviceFormat *dformat = nullptr; /* the device arrays */
+};
+
+namespace {
+
+/* dot += p' y over n rows, unless *stopped */
+__global__ void DotAddKernel(int n, const S *p, const S *y, const int *stopped, D *dot)
+{
+  D sum = 0;
+
+  if (stopped && *stopped) return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) sum += DotTerm(p[i], y[i]);
+  BlockSumTo(sum, dot);
+}
+
+PetscErrorCode CheckStatus(jagged::Status st, cudaError_t cerr)
+{
+  PetscFunctionBegin;
+  if (st == jagged::Status::DeviceError) PetscCallCUDA(cerr);
+  PetscCheck(st == jagged::Status::Success, PETSC_COMM_SELF, st == jagged::Status::OutOfMemory ? PETSC_ERR_MEM : PETSC_ERR_ARG_OUTOFRANGE, "pJDS copy of the operator: %s", jagged::StatusString(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace
+
+/*
+  The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision: on the device from
+  B's device CSR (B a MATSEQAIJCUSPARSE), or on the host
+*/
+PetscErrorCode PCSPCGJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGBlock *c)
+{
+  PCSPCGJagged   jg;
+  jagged::Status st;
+
+  PetscFunctionBegin;
+  jg = new (std::nothrow) _n_PCSPCGJagged;
+  PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
+  c->jagged = jg;
+  c->nrows  = m;
+  if (device) {
+    const PetscInt *di, *dj;
+    PetscScalar    *da;
+    cudaStream_t    stream;
+    cudaError_t     cerr;
+
+    PetscCall(DeviceCSR(B, &di, &dj, &da));
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    jg->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
+    PetscCheck(jg->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
+    st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, di, dj, jagged::Options(), &jg->format, jg->dformat, stream, &cerr);
+    PetscCall(CheckStatus(st, cerr));
+    PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(jg->format.nslots, 1)));
+    PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, reinterpret_cast<const MatJaggedHostScalar *>(da), reinterpret_cast<MatJaggedHostSingle *>(c->a), stream));
+  } else {
+    const PetscScalar *aa;
+
+    st = jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, jagged::Options(), &jg->format);
+    PetscCall(CheckStatus(st, cudaSuccess));
+    PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &c->a));
+    PetscCall(MatSeqAIJGetArrayRead(B, &aa));
+    jagged::FillValues(jg->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
+    PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *c)
+{
+  PCSPCGJagged jg = c->jagged;
+
+  PetscFunctionBegin;
+  if (!jg) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jg->dformat) {
+    PetscCallCUDA(jagged::gpu::DeviceFormatDestroy(jg->dformat));
+    delete jg->dformat;
+    PetscCallCUDA(cudaFree(c->a));
+  } else PetscCall(PetscFree(c->a));
+  delete jg;
+  c->jagged = NULL;
+  c->a      = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The entries the copy stores, padding included */
+PetscCount PCSPCGJaggedSlots(const PCSPCGBlock *c)
+{
+  return c->jagged ? c->jagged->format.nslots : 0;
+}
+
+/* y = A x for a pJDS block on the host: the twin of PCSPCGJaggedMultDevice() */
+PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+{
+  PetscFunctionBegin;
+  jagged::host::Mult(c->jagged->format, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  y = A x for a pJDS block on stream (capturable into a CUDA graph); unless *stopped (device memory, may be
+  NULL): with dot (device memory, may be NULL), dot += x'y
+*/
+PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(jagged::gpu::Mult(*c->jagged->dformat, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y), stream));
+  if (dot) {
+    DotAddKernel<<<BlocksFor(c->nrows), kThreads, 0, stream>>>((int)c->nrows, reinterpret_cast<const S *>(x), reinterpret_cast<const S *>(y), stopped, reinterpret_cast<D *>(dot));
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
