@@ -282,33 +282,48 @@ int main(int argc, char **argv)
 
   /* values-only refresh: new values on the same pattern, then MatZeroRows */
   {
-    PetscInt           row = m / 2, ncols;
+    PetscInt           ncols;
     const PetscInt    *cols;
     const PetscScalar *vals;
     PetscScalar       *nv;
     PetscInt           zrows[3] = {0, m / 3, m - 1};
 
     if (m > 0) {
-      PetscInt *nc;
+      PetscInt *ptr, *nc, nrows = 0;
 
-      PetscCall(MatGetRow(R, row, &ncols, &cols, &vals));
-      PetscCall(PetscMalloc2(ncols, &nv, ncols, &nc));
-      for (PetscInt k = 0; k < ncols; k++) {
-        nv[k] = 3.0 * vals[k] + 1.0;
-        nc[k] = cols[k];
+      /* every nonempty row gets new values (gathered first: MatSetValues() leaves R unassembled for MatGetRow()) */
+      PetscCall(PetscMalloc1(m + 1, &ptr));
+      ptr[0] = 0;
+      for (PetscInt i = 0; i < m; i++) {
+        PetscCall(MatGetRow(R, i, &ncols, NULL, NULL));
+        ptr[i + 1] = ptr[i] + ncols;
+        nrows += ncols > 0;
+        PetscCall(MatRestoreRow(R, i, &ncols, NULL, NULL));
       }
-      PetscCall(MatRestoreRow(R, row, &ncols, &cols, &vals));
-      ALL(PetscCall(MatSetValues(M_, 1, &row, ncols, nc, nv, INSERT_VALUES)));
+      PetscCall(PetscMalloc2(ptr[m], &nv, ptr[m], &nc));
+      for (PetscInt i = 0; i < m; i++) {
+        PetscCall(MatGetRow(R, i, &ncols, &cols, &vals));
+        for (PetscInt k = 0; k < ncols; k++) {
+          nv[ptr[i] + k] = 3.0 * vals[k] + 1.0;
+          nc[ptr[i] + k] = cols[k];
+        }
+        PetscCall(MatRestoreRow(R, i, &ncols, &cols, &vals));
+      }
+      for (PetscInt i = 0; i < m; i++) ALL(PetscCall(MatSetValues(M_, 1, &i, ptr[i + 1] - ptr[i], nc + ptr[i], nv + ptr[i], INSERT_VALUES)));
       PetscCall(PetscFree2(nv, nc));
+      PetscCall(PetscFree(ptr));
       ALL(PetscCall(MatAssemblyBegin(M_, MAT_FINAL_ASSEMBLY)));
       ALL(PetscCall(MatAssemblyEnd(M_, MAT_FINAL_ASSEMBLY)));
+      PetscCall(PetscInfo(R, "Values-only refresh: new values in %" PetscInt_FMT " nonempty rows\n", nrows));
       PetscCall(CheckAll(&ctx, "after MatSetValues", H, G, R, rnd));
       PetscInt nz = 0; /* PETSc's MatZeroRows_SeqAIJ() writes through a stale pointer when it must insert into an empty row: zero non-empty rows */
       for (PetscInt k = 0; k < 3; k++) {
-        PetscInt ncols;
+        PetscInt ncols, n;
+
         PetscCall(MatGetRow(R, zrows[k], &ncols, NULL, NULL));
+        n = ncols; /* MatRestoreRow() zeroes ncols */
         PetscCall(MatRestoreRow(R, zrows[k], &ncols, NULL, NULL));
-        if (ncols) zrows[nz++] = zrows[k];
+        if (n) zrows[nz++] = zrows[k];
       }
       ALL(PetscCall(MatZeroRows(M_, nz, zrows, 2.0, NULL, NULL)));
       PetscCall(CheckAll(&ctx, "after MatZeroRows", H, G, R, rnd));
