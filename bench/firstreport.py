@@ -20,11 +20,12 @@ fam = lambda r: family.get(r["ksp_type"], r["ksp_type"])
 for (problem, n, np), rs in groups.items():
     bases = {fam(r): r for r in rs if r["label"].endswith("-petsc")}
     mult = any(float(r["mult_ms"]) > 0 for r in rs)
+    refresh = any(float(r.get("refresh_s", 0)) > 0 for r in rs)
     size = f"n = {n}, " if int(n) else ""
     print(f"\n**{problem}, {size}{int(rs[0]['rows']) / 1e6:.2f} M rows, {np} process(es){' sharing the GPU' if int(np) > 1 else ''}, {gpu}**\n")
     print("| case | matrix | KSP | PC | its | true rel. res. | assembly s | format s | set-up s | first solve s | format + first solve s | repeated s | first-solve speed-up | repeated speed-up |"
-          + (" MatMult ms | MatMult speed-up |" if mult else ""))
-    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if mult else ""))
+          + (" MatMult ms | MatMult speed-up |" if mult else "") + (" values-only refresh s |" if refresh else ""))
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if mult else "") + ("---:|" if refresh else ""))
     for r in rs:
         base = bases.get(fam(r))
         ok = r["reason"].startswith("CONVERGED")
@@ -34,4 +35,5 @@ for (problem, n, np), rs in groups.items():
         its = r["its"] if ok else f"{r['its']} ({r['reason']})"
         print(f"| {r['label']} | {r['mat_type']} | {r['ksp_type']} | {r['pc_type']} | {its} | {float(r['relres']):.1e} | "
               f"{float(r['assembly_s']):.3f} | {float(r['format_s']):.3f} | {float(r['setup_s']):.3f} | {float(r['first_s']):.3f} | {f:.3f} | {t:.3f} | {sf} | {st} |"
-              + (f" {float(r['mult_ms']):.3f} | {float(base['mult_ms']) / float(r['mult_ms']):.2f}x |" if mult and base and float(r["mult_ms"]) > 0 and float(base["mult_ms"]) > 0 else " - | - |" if mult else ""))
+              + (f" {float(r['mult_ms']):.3f} | {float(base['mult_ms']) / float(r['mult_ms']):.2f}x |" if mult and base and float(r["mult_ms"]) > 0 and float(base["mult_ms"]) > 0 else " - | - |" if mult else "")
+              + (f" {float(r.get('refresh_s', 0)):.4f} |" if refresh else ""))

@@ -19,6 +19,8 @@ iterations and the true relative residual; b = 1.\n\
   -peclet <100>    wind speed of -problem convdiff (constant wind (1, 1/2, 1/4))\n\
   -code_pc <type>  a preconditioner the program sets in code before KSPSetFromOptions() (as many do)\n\
   -mult <0>        also time this many MatMult() after the solves (the mean is reported in ms)\n\
+  -refresh         with -mult: also time a values-only change as a nonlinear solver makes it (every entry doubled\n\
+                   by MatSetValues(), MatAssemblyEnd(), the first MatMult() after it, less a product's time; checked)\n\
   -label <text>    name of the run in the output;  -csv <file>: append one CSV line\n\n";
 
 #include <petscdmda.h>
@@ -213,6 +215,64 @@ static PetscErrorCode Timed(PetscErrorCode (*f)(KSP), KSP ksp, PetscLogDouble *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  A values-only change as a nonlinear solver's re-assembly makes it: every local entry set again, doubled,
+  MatAssemblyEnd() and the first product after it; *sec: the time from MatAssemblyBegin() to the end of that
+  product, which is checked against twice the product before the change (a stale device copy fails)
+*/
+static PetscErrorCode TimeRefresh(Mat A, Vec x, Vec y, PetscLogDouble *sec)
+{
+  PetscInt       rstart, rend, *ptr;
+  PetscInt      *cols;
+  PetscScalar   *vals;
+  PetscLogDouble t0, t1;
+  PetscReal      err, norm;
+  Vec            y0;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(y, &y0));
+  PetscCall(MatMult(A, x, y0));
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(PetscMalloc1(rend - rstart + 1, &ptr));
+  ptr[0] = 0;
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt nc;
+
+    PetscCall(MatGetRow(A, i, &nc, NULL, NULL));
+    ptr[i - rstart + 1] = ptr[i - rstart] + nc;
+    PetscCall(MatRestoreRow(A, i, &nc, NULL, NULL));
+  }
+  PetscCall(PetscMalloc2(ptr[rend - rstart], &cols, ptr[rend - rstart], &vals));
+  for (PetscInt i = rstart; i < rend; i++) { /* all rows first: MatSetValues() leaves the matrix unassembled */
+    PetscInt           nc;
+    const PetscInt    *c;
+    const PetscScalar *v;
+
+    PetscCall(MatGetRow(A, i, &nc, &c, &v));
+    PetscCall(PetscArraycpy(cols + ptr[i - rstart], c, nc));
+    for (PetscInt k = 0; k < nc; k++) vals[ptr[i - rstart] + k] = 2.0 * v[k];
+    PetscCall(MatRestoreRow(A, i, &nc, &c, &v));
+  }
+  for (PetscInt i = rstart; i < rend; i++) PetscCall(MatSetValues(A, 1, &i, ptr[i - rstart + 1] - ptr[i - rstart], cols + ptr[i - rstart], vals + ptr[i - rstart], INSERT_VALUES));
+  PetscCall(PetscFree(ptr));
+  PetscCall(PetscFree2(cols, vals));
+  PetscCall(PetscBarrier(NULL));
+  PetscCall(PetscTime(&t0));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatMult(A, x, y));
+  if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
+  PetscCall(PetscTime(&t1));
+  *sec = t1 - t0;
+  PetscCall(VecScale(y0, 2.0));
+  PetscCall(VecNorm(y0, NORM_2, &norm));
+  PetscCall(VecAXPY(y0, -1.0, y));
+  PetscCall(VecNorm(y0, NORM_2, &err));
+  if (err > 1e-12 * norm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "WARNING: the product after the values-only change is off by %g (relative): a stale device copy\n", (double)(err / norm)));
+  PetscCall(VecDestroy(&y0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Solve(KSP ksp)
 {
   PetscFunctionBeginUser;
@@ -226,8 +286,8 @@ int main(int argc, char **argv)
   char               problem[PETSC_MAX_PATH_LEN] = "poisson", codepc[32] = "", label[64] = "run", csv[PETSC_MAX_PATH_LEN] = "", file[PETSC_MAX_PATH_LEN] = "", save[PETSC_MAX_PATH_LEN] = "", mtx[PETSC_MAX_PATH_LEN] = "";
   PetscInt           n = 200, its, nmult = 0, order = 2, rows;
   PetscReal          eps = 0.01, peclet = 100, epsd[3] = {1, 1, 1}, w[3] = {0, 0, 0}, res, bnorm;
-  PetscLogDouble     tassembly, tformat, tsetup, tsolve, trepeat, tmult = 0;
-  PetscBool          setpc, load, store;
+  PetscLogDouble     tassembly, tformat, tsetup, tsolve, trepeat, tmult = 0, trefresh = 0;
+  PetscBool          setpc, load, store, refresh = PETSC_FALSE;
   DM                 da;
   Mat                A;
   Vec                r;
@@ -254,6 +314,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-peclet", "wind speed", NULL, peclet, &peclet, NULL));
   PetscCall(PetscOptionsString("-code_pc", "PC set in code", NULL, codepc, codepc, sizeof(codepc), &setpc));
   PetscCall(PetscOptionsInt("-mult", "MatMult() calls to time", NULL, nmult, &nmult, NULL));
+  PetscCall(PetscOptionsBool("-refresh", "with -mult: time a values-only change", NULL, refresh, &refresh, NULL));
   PetscCall(PetscOptionsString("-label", "name of the run", NULL, label, label, sizeof(label), NULL));
   PetscCall(PetscOptionsString("-csv", "CSV file to append to", NULL, csv, csv, sizeof(csv), NULL));
   PetscOptionsEnd();
@@ -351,16 +412,18 @@ int main(int argc, char **argv)
     if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
     PetscCall(PetscTime(&t1));
     tmult = 1e3 * (t1 - t0) / nmult;
+    if (refresh) PetscCall(TimeRefresh(A, solve_x, r, &trefresh));
+    trefresh -= 1e-3 * tmult;
   }
   PetscCall(KSPGetType(ksp, &ktype));
   PetscCall(PCGetType(pc, &ptype));
   PetscCall(MatGetType(A, &mtype));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s %s n=%" PetscInt_FMT " (%" PetscInt_FMT " rows) np=%d %s %s %s: %s, %" PetscInt_FMT " its, true rel. residual %.2e | assembly %.3f s, format %.3f s, set-up %.3f s, first solve %.3f s, repeated solve %.3f s, MatMult %.3f ms\n", label, problem, n, rows, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s %s n=%" PetscInt_FMT " (%" PetscInt_FMT " rows) np=%d %s %s %s: %s, %" PetscInt_FMT " its, true rel. residual %.2e | assembly %.3f s, format %.3f s, set-up %.3f s, first solve %.3f s, repeated solve %.3f s, MatMult %.3f ms, values-only refresh %.4f s\n", label, problem, n, rows, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult, trefresh));
   if (csv[0]) {
     FILE *f;
 
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &f));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,%s,%s,%s,%s,%" PetscInt_FMT ",%.3e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", label, problem, n, rows, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, f, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%d,%s,%s,%s,%s,%" PetscInt_FMT ",%.3e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", label, problem, n, rows, size, mtype, ktype, ptype, KSPConvergedReasons[reason], its, (double)(res / bnorm), tassembly, tformat, tsetup, tsolve, trepeat, tmult, trefresh));
     PetscCall(PetscFClose(PETSC_COMM_WORLD, f));
   }
   PetscCall(KSPDestroy(&ksp));
