@@ -103,8 +103,51 @@ PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *)
 /* Mixed-precision inner-outer CG: the outer flexible CG and the single-precision inner CG */
 #define KSPMPCG "mpcg"
 #define PCSPCG  "spcg"
+
+/*E
+   PCSPCGFormat - The storage of the single-precision copy `PCSPCG` makes of an AIJ operator (of its diagonal block)
+
+   Values:
++  `PCSPCG_FORMAT_AUTO` - DIA where the entries lie on few diagonals and DIA moves fewer bytes than CSR, pJDS otherwise
+.  `PCSPCG_FORMAT_CSR`  - the values rounded to single precision, with the matrix's own CSR indices
+.  `PCSPCG_FORMAT_DIA`  - the values stored diagonal by diagonal, without column indices (at most 32 diagonals)
+-  `PCSPCG_FORMAT_PJDS` - padded jagged diagonals, the format and kernel of `MATPJDSCUDA`
+
+   Level: intermediate
+
+   Note:
+   Operators of the jagged types (`MATPJDSCUDA`, `MATJDSCUDA`) use their own single-precision copy and ignore the format.
+
+.seealso: `PCSPCG`, `PCSPCGSetFormat()`, `PCSPCGGetFormat()`
+E*/
+typedef enum {
+  PCSPCG_FORMAT_AUTO,
+  PCSPCG_FORMAT_CSR,
+  PCSPCG_FORMAT_DIA,
+  PCSPCG_FORMAT_PJDS
+} PCSPCGFormat;
+PETSC_EXTERN const char *const PCSPCGFormats[];
+
 PETSC_EXTERN PetscErrorCode PCSPCGGetInnerIterations(PC, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetInnerPC(PC, PC);
+PETSC_EXTERN PetscErrorCode PCSPCGSetMaxIterations(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSPCGGetMaxIterations(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetTolerance(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCSPCGGetTolerance(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetJacobi(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCSPCGGetJacobi(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetFormat(PC, PCSPCGFormat);
+PETSC_EXTERN PetscErrorCode PCSPCGGetFormat(PC, PCSPCGFormat *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetUseCUDAGraph(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCSPCGGetUseCUDAGraph(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPMPCGSetTruncation(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPMPCGGetTruncation(KSP, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPMPCGSetStagnationIterations(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPMPCGGetStagnationIterations(KSP, PetscInt *);
+PETSC_EXTERN PetscErrorCode KSPMPCGSetContinueInner(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPMPCGGetContinueInner(KSP, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPMPCGSetSingleInner(KSP, PetscBool);
+PETSC_EXTERN PetscErrorCode KSPMPCGGetSingleInner(KSP, PetscBool *);
 PETSC_EXTERN PetscErrorCode KSPMonitorMPCG(KSP, PetscInt, PetscReal, PetscViewerAndFormat *);
 
 /*
@@ -138,6 +181,10 @@ PETSC_EXTERN PetscErrorCode MatPowersSetPC(MatPowers, PC);
 PETSC_EXTERN PetscErrorCode MatPowersSetPCSide(MatPowers, PCSide);
 PETSC_EXTERN PetscErrorCode MatPowersSetType(MatPowers, MatPowersType);
 PETSC_EXTERN PetscErrorCode MatPowersGetType(MatPowers, MatPowersType *);
+PETSC_EXTERN PetscErrorCode MatPowersSetUseDIA(MatPowers, PetscBool);
+PETSC_EXTERN PetscErrorCode MatPowersGetUseDIA(MatPowers, PetscBool *);
+PETSC_EXTERN PetscErrorCode MatPowersSetMaxExtraFlops(MatPowers, PetscReal);
+PETSC_EXTERN PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers, PetscReal *);
 PETSC_EXTERN PetscErrorCode MatPowersSetOptionsPrefix(MatPowers, const char[]);
 PETSC_EXTERN PetscErrorCode MatPowersSetFromOptions(MatPowers);
 PETSC_EXTERN PetscErrorCode MatPowersSetUp(MatPowers);
@@ -209,5 +256,10 @@ PETSC_EXTERN const char *const KSPCAGMRESBlockOrthogonalizations[];
 PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBlockSize(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPCAGMRESGetBlockSize(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBasis(KSP, KSPCAGMRESBasis);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESGetBasis(KSP, KSPCAGMRESBasis *);
 PETSC_EXTERN PetscErrorCode KSPCAGMRESSetOrthogonalization(KSP, KSPCAGMRESOrthogonalization);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESGetOrthogonalization(KSP, KSPCAGMRESOrthogonalization *);
 PETSC_EXTERN PetscErrorCode KSPCAGMRESSetBlockOrthogonalization(KSP, KSPCAGMRESBlockOrthogonalization);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESGetBlockOrthogonalization(KSP, KSPCAGMRESBlockOrthogonalization *);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESSetMaxBreakdowns(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPCAGMRESGetMaxBreakdowns(KSP, PetscInt *);

@@ -1,7 +1,56 @@
 #include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
+#include "jaggedcite.h"
 
 static PetscBool PetscJaggedPackageInitialized = PETSC_FALSE;
+
+static PetscBool  PJDSCited      = PETSC_FALSE;
+static const char PJDSCitation[] = "@inproceedings{kreutzer2012pjds,\n"
+                                   "  author    = {Moritz Kreutzer and Georg Hager and Gerhard Wellein and Holger Fehske and Achim Basermann and Alan R. Bishop},\n"
+                                   "  title     = {Sparse Matrix-Vector Multiplication on {GPGPU} Clusters: A New Storage Format and a Scalable Implementation},\n"
+                                   "  booktitle = {2012 IEEE 26th International Parallel and Distributed Processing Symposium Workshops and PhD Forum (IPDPSW)},\n"
+                                   "  publisher = {IEEE},\n"
+                                   "  year      = {2012}\n"
+                                   "}\n";
+static PetscBool  JDSCGCited      = PETSC_FALSE;
+static const char JDSCGCitation[] = "@inproceedings{cevahir2009fastcg,\n"
+                                    "  author    = {Ali Cevahir and Akira Nukada and Satoshi Matsuoka},\n"
+                                    "  title     = {Fast Conjugate Gradients with Multiple {GPU}s},\n"
+                                    "  booktitle = {Computational Science -- ICCS 2009},\n"
+                                    "  series    = {Lecture Notes in Computer Science},\n"
+                                    "  volume    = {5544},\n"
+                                    "  publisher = {Springer},\n"
+                                    "  year      = {2009}\n"
+                                    "}\n";
+static PetscBool  CAGMRESCited      = PETSC_FALSE;
+static const char CAGMRESCitation[] = "@inproceedings{yamazaki2014cagmres,\n"
+                                      "  author    = {Ichitaro Yamazaki and Hartwig Anzt and Stanimire Tomov and Mark Hoemmen and Jack Dongarra},\n"
+                                      "  title     = {Improving the Performance of {CA-GMRES} on Multicores with Multiple {GPU}s},\n"
+                                      "  booktitle = {2014 IEEE 28th International Parallel and Distributed Processing Symposium (IPDPS)},\n"
+                                      "  publisher = {IEEE},\n"
+                                      "  year      = {2014}\n"
+                                      "}\n";
+
+PetscErrorCode PetscJaggedCitePJDS(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscCitationsRegister(PJDSCitation, &PJDSCited));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscJaggedCiteJDSCG(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscCitationsRegister(JDSCGCitation, &JDSCGCited));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscJaggedCiteCAGMRES(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscCitationsRegister(CAGMRESCitation, &CAGMRESCited));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PETSC_EXTERN PetscErrorCode MatCreate_SeqJDSCUDA(Mat);
 PETSC_EXTERN PetscErrorCode MatCreate_SeqPJDSCUDA(Mat);
@@ -14,6 +63,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CAGMRES(KSP);
 PETSC_INTERN PetscLogEvent  KSP_CAGMRES_BOrth, KSP_CAGMRES_TSQR, KSP_CAGMRES_Small;
 PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
 PETSC_INTERN PetscLogEvent  MAT_POWERS_Apply, MAT_POWERS_SetUp;
+PETSC_INTERN PetscLogEvent  PC_SPCG_Inner;
 
 #if defined(PETSC_USE_COMPLEX)
   #define PETSC_JAGGED_SCALAR_NAME "complex"
@@ -165,6 +215,7 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(PCRegister(PCSPCG, PCCreate_SPCG));
   PetscCall(KSPRegister(KSPMPCG, KSPCreate_MPCG));
   PetscCall(KSPMonitorRegister("mpcg", PETSCVIEWERASCII, PETSC_VIEWER_DEFAULT, KSPMonitorMPCG, NULL, NULL));
+  PetscCall(PetscLogEventRegister("PCSPCGInner", PC_CLASSID, &PC_SPCG_Inner));
   PetscCall(PetscLogEventRegister("MatJaggedBuild", MAT_CLASSID, &MAT_JAGGED_Build));
   PetscCall(PetscLogEventRegister("MatJaggedRefresh", MAT_CLASSID, &MAT_JAGGED_Refresh));
   PetscCall(PetscLogEventRegister("MatJaggedMultSgl", MAT_CLASSID, &MAT_JAGGED_MultSingle));

@@ -8,6 +8,7 @@
    the Newton basis of the later cycles.
 */
 #include "cagmresimpl.h"
+#include "../../../sys/jaggedcite.h"
 
 PetscLogEvent KSP_CAGMRES_BOrth, KSP_CAGMRES_TSQR, KSP_CAGMRES_Small;
 
@@ -460,10 +461,47 @@ static PetscErrorCode KSPCAGMRESSetBlockOrthogonalization_CAGMRES(KSP ksp, KSPCA
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPCAGMRESGetBasis_CAGMRES(KSP ksp, KSPCAGMRESBasis *basis)
+{
+  PetscFunctionBegin;
+  *basis = ((KSP_CAGMRES *)ksp->data)->basis;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCAGMRESGetOrthogonalization_CAGMRES(KSP ksp, KSPCAGMRESOrthogonalization *tsqr)
+{
+  PetscFunctionBegin;
+  *tsqr = ((KSP_CAGMRES *)ksp->data)->tsqr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCAGMRESGetBlockOrthogonalization_CAGMRES(KSP ksp, KSPCAGMRESBlockOrthogonalization *borth)
+{
+  PetscFunctionBegin;
+  *borth = ((KSP_CAGMRES *)ksp->data)->borth;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCAGMRESSetMaxBreakdowns_CAGMRES(KSP ksp, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCAGMRES breakdowns allowed (-ksp_cagmres_max_breakdowns) must be nonnegative, not %" PetscInt_FMT, n);
+  ((KSP_CAGMRES *)ksp->data)->maxbreakdowns = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCAGMRESGetMaxBreakdowns_CAGMRES(KSP ksp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = ((KSP_CAGMRES *)ksp->data)->maxbreakdowns;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSetFromOptions_CAGMRES(KSP ksp, PetscOptionItems PetscOptionsObject)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
-  PetscInt     s = ca->s, m = ca->m;
+  PetscInt     s = ca->s, m = ca->m, nb;
+  PetscBool    flg;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CA-GMRES options (communication-avoiding GMRES)");
@@ -473,8 +511,8 @@ static PetscErrorCode KSPSetFromOptions_CAGMRES(KSP ksp, PetscOptionItems PetscO
   PetscCall(PetscOptionsEnum("-ksp_cagmres_basis", "Polynomial basis", "KSPCAGMRESSetBasis", KSPCAGMRESBases, (PetscEnum)ca->basis, (PetscEnum *)&ca->basis, NULL));
   PetscCall(PetscOptionsEnum("-ksp_cagmres_tsqr", "Orthogonalization within a block (TSQR)", "KSPCAGMRESSetOrthogonalization", KSPCAGMRESOrthogonalizations, (PetscEnum)ca->tsqr, (PetscEnum *)&ca->tsqr, NULL));
   PetscCall(PetscOptionsEnum("-ksp_cagmres_borth", "Orthogonalization against the earlier basis vectors (BOrth)", "KSPCAGMRESSetBlockOrthogonalization", KSPCAGMRESBlockOrthogonalizations, (PetscEnum)ca->borth, (PetscEnum *)&ca->borth, NULL));
-  PetscCall(PetscOptionsInt("-ksp_cagmres_max_breakdowns", "Restarts forced by dependent blocks or lost orthogonality before KSP_DIVERGED_BREAKDOWN", "KSPCAGMRES", ca->maxbreakdowns, &ca->maxbreakdowns, NULL));
-  PetscCheck(ca->maxbreakdowns >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_cagmres_max_breakdowns must be nonnegative");
+  PetscCall(PetscOptionsInt("-ksp_cagmres_max_breakdowns", "Restarts forced by dependent blocks or lost orthogonality before KSP_DIVERGED_BREAKDOWN", "KSPCAGMRESSetMaxBreakdowns", ca->maxbreakdowns, &nb, &flg));
+  if (flg) PetscCall(KSPCAGMRESSetMaxBreakdowns(ksp, nb));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -488,6 +526,11 @@ static PetscErrorCode KSPDestroy_CAGMRES(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetBasis_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetOrthogonalization_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetBlockOrthogonalization_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetBasis_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetOrthogonalization_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetBlockOrthogonalization_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetMaxBreakdowns_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetMaxBreakdowns_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetRestart_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
@@ -557,7 +600,7 @@ PetscErrorCode KSPCAGMRESGetBlockSize(KSP ksp, PetscInt *s)
 
   Level: intermediate
 
-.seealso: `KSPCAGMRES`, `KSPCAGMRESBasis`
+.seealso: `KSPCAGMRES`, `KSPCAGMRESBasis`, `KSPCAGMRESGetBasis()`
 @*/
 PetscErrorCode KSPCAGMRESSetBasis(KSP ksp, KSPCAGMRESBasis basis)
 {
@@ -587,7 +630,7 @@ PetscErrorCode KSPCAGMRESSetBasis(KSP ksp, KSPCAGMRESBasis basis)
   gives is below 1e-6 of the norm of the column, where the Gram matrix no longer determines it, that
   block is orthogonalized with CAQR instead (counted in `KSPView()`, reported by -info).
 
-.seealso: `KSPCAGMRES`, `KSPCAGMRESOrthogonalization`, `KSPOrthogonalizationSetCGSRefinementType()`
+.seealso: `KSPCAGMRES`, `KSPCAGMRESOrthogonalization`, `KSPCAGMRESGetOrthogonalization()`, `KSPOrthogonalizationSetCGSRefinementType()`
 @*/
 PetscErrorCode KSPCAGMRESSetOrthogonalization(KSP ksp, KSPCAGMRESOrthogonalization tsqr)
 {
@@ -612,7 +655,7 @@ PetscErrorCode KSPCAGMRESSetOrthogonalization(KSP ksp, KSPCAGMRESOrthogonalizati
 
   Level: intermediate
 
-.seealso: `KSPCAGMRES`, `KSPCAGMRESBlockOrthogonalization`
+.seealso: `KSPCAGMRES`, `KSPCAGMRESBlockOrthogonalization`, `KSPCAGMRESGetBlockOrthogonalization()`
 @*/
 PetscErrorCode KSPCAGMRESSetBlockOrthogonalization(KSP ksp, KSPCAGMRESBlockOrthogonalization borth)
 {
@@ -623,18 +666,145 @@ PetscErrorCode KSPCAGMRESSetBlockOrthogonalization(KSP ksp, KSPCAGMRESBlockOrtho
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  KSPCAGMRESGetBasis - Gets the polynomial basis `KSPCAGMRES` generates its blocks in
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPCAGMRES` solver
+
+  Output Parameter:
+. basis - the basis
+
+  Level: intermediate
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESBasis`, `KSPCAGMRESSetBasis()`
+@*/
+PetscErrorCode KSPCAGMRESGetBasis(KSP ksp, KSPCAGMRESBasis *basis)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(basis, 2);
+  PetscUseMethod(ksp, "KSPCAGMRESGetBasis_C", (KSP, KSPCAGMRESBasis *), (ksp, basis));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCAGMRESGetOrthogonalization - Gets how `KSPCAGMRES` orthogonalizes the vectors of a block among themselves (TSQR)
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPCAGMRES` solver
+
+  Output Parameter:
+. tsqr - the scheme
+
+  Level: intermediate
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESOrthogonalization`, `KSPCAGMRESSetOrthogonalization()`
+@*/
+PetscErrorCode KSPCAGMRESGetOrthogonalization(KSP ksp, KSPCAGMRESOrthogonalization *tsqr)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(tsqr, 2);
+  PetscUseMethod(ksp, "KSPCAGMRESGetOrthogonalization_C", (KSP, KSPCAGMRESOrthogonalization *), (ksp, tsqr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCAGMRESGetBlockOrthogonalization - Gets how `KSPCAGMRES` orthogonalizes a block against the earlier basis vectors (BOrth)
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPCAGMRES` solver
+
+  Output Parameter:
+. borth - the scheme
+
+  Level: intermediate
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESBlockOrthogonalization`, `KSPCAGMRESSetBlockOrthogonalization()`
+@*/
+PetscErrorCode KSPCAGMRESGetBlockOrthogonalization(KSP ksp, KSPCAGMRESBlockOrthogonalization *borth)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(borth, 2);
+  PetscUseMethod(ksp, "KSPCAGMRESGetBlockOrthogonalization_C", (KSP, KSPCAGMRESBlockOrthogonalization *), (ksp, borth));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCAGMRESSetMaxBreakdowns - Sets how many restarts forced by breakdowns `KSPCAGMRES` allows in a solve before it
+  ends with `KSP_DIVERGED_BREAKDOWN`
+
+  Logically Collective
+
+  Input Parameters:
++ ksp - the `KSPCAGMRES` solver
+- n   - the number of forced restarts allowed, nonnegative (default 5)
+
+  Options Database Key:
+. -ksp_cagmres_max_breakdowns <n> - the number of forced restarts allowed
+
+  Level: advanced
+
+  Note:
+  A breakdown is a block whose vectors turn out dependent (R(i,i) at most 1e-12 of the vector's norm),
+  or a cycle whose true residual is more than ten times the least-squares estimate (lost orthogonality).
+  Each forces a restart from the true residual.
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESGetMaxBreakdowns()`, `KSPCAGMRESSetBasis()`
+@*/
+PetscErrorCode KSPCAGMRESSetMaxBreakdowns(KSP ksp, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, n, 2);
+  PetscTryMethod(ksp, "KSPCAGMRESSetMaxBreakdowns_C", (KSP, PetscInt), (ksp, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCAGMRESGetMaxBreakdowns - Gets how many restarts forced by breakdowns `KSPCAGMRES` allows in a solve
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPCAGMRES` solver
+
+  Output Parameter:
+. n - the number of forced restarts allowed
+
+  Level: advanced
+
+.seealso: `KSPCAGMRES`, `KSPCAGMRESSetMaxBreakdowns()`
+@*/
+PetscErrorCode KSPCAGMRESGetMaxBreakdowns(KSP ksp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(n, 2);
+  PetscUseMethod(ksp, "KSPCAGMRESGetMaxBreakdowns_C", (KSP, PetscInt *), (ksp, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    KSPCAGMRES - "cagmres" - communication-avoiding GMRES(s, m), a drop-in for `KSPGMRES`: left preconditioning by default, right with `-ksp_pc_side right`
 
    Options Database Keys:
-+  -ksp_cagmres_s <10>                           - block size s: basis vectors per matrix-powers kernel call
-.  -ksp_gmres_restart <30>                       - restart length m (the last block of a cycle is shorter when s does not divide m)
-.  -ksp_cagmres_basis <newton,monomial>          - polynomial basis, see `KSPCAGMRESBasis`
-.  -ksp_cagmres_tsqr <cholqr,svqr,caqr,mgs,cgs>  - orthogonalization within a block, see `KSPCAGMRESOrthogonalization`
-.  -ksp_cagmres_borth <cgs,mgs>                  - orthogonalization against the earlier vectors, see `KSPCAGMRESBlockOrthogonalization`
++  -ksp_cagmres_s <10>                           - block size s: basis vectors per matrix-powers kernel call, see `KSPCAGMRESSetBlockSize()`
+.  -ksp_gmres_restart <30>                       - restart length m (the last block of a cycle is shorter when s does not divide m), see `KSPGMRESSetRestart()`
+.  -ksp_cagmres_basis <newton,monomial>          - polynomial basis, see `KSPCAGMRESSetBasis()`
+.  -ksp_cagmres_tsqr <cholqr,svqr,caqr,mgs,cgs>  - orthogonalization within a block, see `KSPCAGMRESSetOrthogonalization()`
+.  -ksp_cagmres_borth <cgs,mgs>                  - orthogonalization against the earlier vectors, see `KSPCAGMRESSetBlockOrthogonalization()`
 .  -ksp_orthogonalization_cgs_refinement_type <refine_never> - a second BOrth + TSQR pass (e.g. CholQR2): never, where BOrth left a column below 1/sqrt(2) of its norm (the DGKS test), always
-.  -ksp_cagmres_max_breakdowns <5>               - restarts forced by breakdowns before `KSP_DIVERGED_BREAKDOWN`
--  -mat_powers_type <auto,ghosted,plain>         - how the matrix-powers kernel computes its products (under the KSP's prefix), see `MatPowersType`
+.  -ksp_cagmres_max_breakdowns <5>               - restarts forced by breakdowns before `KSP_DIVERGED_BREAKDOWN`, see `KSPCAGMRESSetMaxBreakdowns()`
+-  -mat_powers_type <auto,ghosted,plain>         - how the matrix-powers kernel computes its products (under the KSP's prefix), see `MatPowersSetType()`
 
    Level: intermediate
 
@@ -659,10 +829,9 @@ PetscErrorCode KSPCAGMRESSetBlockOrthogonalization(KSP ksp, KSPCAGMRESBlockOrtho
    residual more than ten times the estimate (lost orthogonality) or a block whose vectors turn out
    dependent (R(i,i) at most 1e-12 of the vector's norm; a happy breakdown when the true residual then
    converges) forces a restart; more than -ksp_cagmres_max_breakdowns of these end the solve with
-   `KSP_DIVERGED_BREAKDOWN`. As in `KSPGMRES`, each block is orthogonalized once by default; PETSc's
+   `KSP_DIVERGED_BREAKDOWN` (`KSPCAGMRESSetMaxBreakdowns()`). As in `KSPGMRES`, each block is orthogonalized once by default; PETSc's
    `-ksp_orthogonalization_cgs_refinement_type refine_always` orthogonalizes every block twice, which
-   helps where restarted GMRES nearly stagnates (PETSc's ksp tutorial ex25 with 400 points and rtol 1e-10:
-   8530 iterations against none in 10000) and costs twice the BOrth and TSQR time. With the Newton basis
+   helps where restarted GMRES nearly stagnates and costs twice the BOrth and TSQR time. With the Newton basis
    `refine_ifneeded`'s test (a column left below 1/sqrt(2) of its norm) fires on nearly every block. A block with Inf or NaN (an overflowing monomial basis) is generated again
    with half the block size; with a block of one vector it ends the solve with `KSP_DIVERGED_NANORINF`.
 
@@ -676,7 +845,7 @@ PetscErrorCode KSPCAGMRESSetBlockOrthogonalization(KSP ksp, KSPCAGMRESBlockOrtho
    `KSPGMRESSetRestart()` works.
 
 .seealso: `KSPGMRES`, `KSPCAGMRESSetBlockSize()`, `KSPCAGMRESSetBasis()`, `KSPCAGMRESSetOrthogonalization()`,
-          `KSPCAGMRESSetBlockOrthogonalization()`, `KSPOrthogonalizationSetCGSRefinementType()`, `MatCreateMatrixPowers()`
+          `KSPCAGMRESSetBlockOrthogonalization()`, `KSPCAGMRESSetMaxBreakdowns()`, `KSPOrthogonalizationSetCGSRefinementType()`, `MatCreateMatrixPowers()`
 M*/
 PETSC_EXTERN PetscErrorCode KSPCreate_CAGMRES(KSP ksp)
 {
@@ -706,6 +875,12 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CAGMRES(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetBasis_C", KSPCAGMRESSetBasis_CAGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetOrthogonalization_C", KSPCAGMRESSetOrthogonalization_CAGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetBlockOrthogonalization_C", KSPCAGMRESSetBlockOrthogonalization_CAGMRES));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetBasis_C", KSPCAGMRESGetBasis_CAGMRES));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetOrthogonalization_C", KSPCAGMRESGetOrthogonalization_CAGMRES));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetBlockOrthogonalization_C", KSPCAGMRESGetBlockOrthogonalization_CAGMRES));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESSetMaxBreakdowns_C", KSPCAGMRESSetMaxBreakdowns_CAGMRES));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCAGMRESGetMaxBreakdowns_C", KSPCAGMRESGetMaxBreakdowns_CAGMRES));
+  PetscCall(PetscJaggedCiteCAGMRES());
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESSetRestart_C", KSPGMRESSetRestart_CAGMRES));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPGMRESGetRestart_C", KSPGMRESGetRestart_CAGMRES));
   PetscFunctionReturn(PETSC_SUCCESS);

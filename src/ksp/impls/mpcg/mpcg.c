@@ -9,6 +9,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
 #include "../../../pc/impls/spcg/spcgimpl.h"
+#include "../../../sys/jaggedcite.h"
 
 typedef struct {
   PetscInt     mmax;     /* previous directions kept */
@@ -316,19 +317,31 @@ static PetscErrorCode KSPView_MPCG(KSP ksp, PetscViewer viewer)
 static PetscErrorCode KSPSetFromOptions_MPCG(KSP ksp, PetscOptionItems PetscOptionsObject)
 {
   KSP_MPCG *m = (KSP_MPCG *)ksp->data;
-  PetscInt  mmax = m->mmax;
+  PetscInt  n;
+  PetscBool flg, b;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP MPCG options (mixed-precision inner-outer CG)");
-  PetscCall(PetscOptionsInt("-ksp_mpcg_mmax", "Previous search directions kept (truncation)", "KSPMPCG", mmax, &mmax, NULL));
-  PetscCheck(mmax >= 1 && mmax <= 64, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_mpcg_mmax must be in [1, 64], not %" PetscInt_FMT, mmax);
-  PetscCall(PetscOptionsInt("-ksp_mpcg_stagnation_its", "Outer iterations in a row that decrease the energy norm of the error by less than rounding that stop the solve", "KSPMPCG", m->stagits, &m->stagits, NULL));
-  PetscCheck(m->stagits >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_mpcg_stagnation_its must be positive");
-  PetscCall(PetscOptionsBool("-ksp_mpcg_continue_inner", "The inner CG continues its search direction across outer iterations, and stops at the reduction still needed", "KSPMPCG", m->cont, &m->cont, NULL));
-  PetscCall(PetscOptionsBool("-ksp_mpcg_single_inner", "With a PC other than spcg: run the single-precision inner CG preconditioned by it (else the PC alone, in double)", "KSPMPCG", m->wrap, &m->wrap, NULL));
+  PetscCall(PetscOptionsInt("-ksp_mpcg_mmax", "Previous search directions kept (truncation)", "KSPMPCGSetTruncation", m->mmax, &n, &flg));
+  if (flg) PetscCall(KSPMPCGSetTruncation(ksp, n));
+  PetscCall(PetscOptionsInt("-ksp_mpcg_stagnation_its", "Outer iterations in a row that decrease the energy norm of the error by less than rounding that stop the solve", "KSPMPCGSetStagnationIterations", m->stagits, &n, &flg));
+  if (flg) PetscCall(KSPMPCGSetStagnationIterations(ksp, n));
+  PetscCall(PetscOptionsBool("-ksp_mpcg_continue_inner", "The inner CG continues its search direction across outer iterations, and stops at the reduction still needed", "KSPMPCGSetContinueInner", m->cont, &b, &flg));
+  if (flg) PetscCall(KSPMPCGSetContinueInner(ksp, b));
+  PetscCall(PetscOptionsBool("-ksp_mpcg_single_inner", "With a PC other than spcg: run the single-precision inner CG preconditioned by it (else the PC alone, in double)", "KSPMPCGSetSingleInner", m->wrap, &b, &flg));
+  if (flg) PetscCall(KSPMPCGSetSingleInner(ksp, b));
   PetscOptionsHeadEnd();
   PetscCall(KSPMonitorSetFromOptions(ksp, "-ksp_monitor_mpcg", "mpcg", NULL));
-  if (mmax != m->mmax) {
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMPCGSetTruncation_MPCG(KSP ksp, PetscInt mmax)
+{
+  KSP_MPCG *m = (KSP_MPCG *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(mmax >= 1 && mmax <= 64, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPMPCG truncation (-ksp_mpcg_mmax) must be in [1, 64], not %" PetscInt_FMT, mmax);
+  if (mmax != m->mmax) { /* the kept directions are allocated at set-up */
     PetscCall(KSPReset_MPCG(ksp));
     m->mmax         = mmax;
     ksp->setupstage = KSP_SETUP_NEW;
@@ -336,10 +349,71 @@ static PetscErrorCode KSPSetFromOptions_MPCG(KSP ksp, PetscOptionItems PetscOpti
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPMPCGGetTruncation_MPCG(KSP ksp, PetscInt *mmax)
+{
+  PetscFunctionBegin;
+  *mmax = ((KSP_MPCG *)ksp->data)->mmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMPCGSetStagnationIterations_MPCG(KSP ksp, PetscInt its)
+{
+  PetscFunctionBegin;
+  PetscCheck(its >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPMPCG stagnation iterations (-ksp_mpcg_stagnation_its) must be positive, not %" PetscInt_FMT, its);
+  ((KSP_MPCG *)ksp->data)->stagits = its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMPCGGetStagnationIterations_MPCG(KSP ksp, PetscInt *its)
+{
+  PetscFunctionBegin;
+  *its = ((KSP_MPCG *)ksp->data)->stagits;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMPCGSetContinueInner_MPCG(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((KSP_MPCG *)ksp->data)->cont = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMPCGGetContinueInner_MPCG(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((KSP_MPCG *)ksp->data)->cont;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMPCGSetSingleInner_MPCG(KSP ksp, PetscBool flg)
+{
+  KSP_MPCG *m = (KSP_MPCG *)ksp->data;
+
+  PetscFunctionBegin;
+  if (flg != m->wrap) ksp->setupstage = KSP_SETUP_NEW; /* KSPSetUp() makes (or drops) the internal PCSPCG */
+  m->wrap = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMPCGGetSingleInner_MPCG(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((KSP_MPCG *)ksp->data)->wrap;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPReset_MPCG(ksp));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetTruncation_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetTruncation_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetStagnationIterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetStagnationIterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetContinueInner_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetContinueInner_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetSingleInner_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetSingleInner_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -349,10 +423,10 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    precision whose preconditioner is an inner CG in single precision (`PCSPCG`)
 
    Options Database Keys:
-+  -ksp_mpcg_mmax <30>             - at most this many previous directions kept (Notay's truncation)
-.  -ksp_mpcg_stagnation_its <30>  - outer iterations in a row that decrease the energy norm of the error by less than rounding that end the solve
-.  -ksp_mpcg_single_inner <true>  - with a preconditioner other than `PCSPCG`: run the single-precision inner CG preconditioned by it
-.  -ksp_mpcg_continue_inner <true> - the inner CG continues its search direction from one outer iteration to the next, and stops at half the reduction the solve still needs
++  -ksp_mpcg_mmax <30>             - at most this many previous directions kept (Notay's truncation), see `KSPMPCGSetTruncation()`
+.  -ksp_mpcg_stagnation_its <30>  - outer iterations in a row that decrease the energy norm of the error by less than rounding that end the solve, see `KSPMPCGSetStagnationIterations()`
+.  -ksp_mpcg_single_inner <true>  - with a preconditioner other than `PCSPCG`: run the single-precision inner CG preconditioned by it, see `KSPMPCGSetSingleInner()`
+.  -ksp_mpcg_continue_inner <true> - the inner CG continues its search direction from one outer iteration to the next, and stops at half the reduction the solve still needs, see `KSPMPCGSetContinueInner()`
 -  -ksp_monitor_mpcg               - monitor the residual and the inner iterations, see `KSPMonitorMPCG()`
 
    Level: intermediate
@@ -392,7 +466,8 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    A slowly converging solve, however slow, is never stopped as stagnated; it ends at the iteration
    limit with `KSP_DIVERGED_ITS` as `KSPCG` would.
 
-.seealso: `PCSPCG`, `PCSPCGSetInnerPC()`, `KSPFCG`, `KSPCG`, `MatJaggedSetSinglePrecision()`
+.seealso: `PCSPCG`, `PCSPCGSetInnerPC()`, `KSPMPCGSetTruncation()`, `KSPMPCGSetStagnationIterations()`, `KSPMPCGSetContinueInner()`,
+          `KSPMPCGSetSingleInner()`, `KSPFCG`, `KSPCG`, `MatJaggedSetSinglePrecision()`
 M*/
 PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP ksp)
 {
@@ -416,8 +491,238 @@ PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP ksp)
   ksp->ops->setfromoptions = KSPSetFromOptions_MPCG;
   ksp->ops->buildsolution  = KSPBuildSolutionDefault;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetTruncation_C", KSPMPCGSetTruncation_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetTruncation_C", KSPMPCGGetTruncation_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetStagnationIterations_C", KSPMPCGSetStagnationIterations_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetStagnationIterations_C", KSPMPCGGetStagnationIterations_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetContinueInner_C", KSPMPCGSetContinueInner_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetContinueInner_C", KSPMPCGGetContinueInner_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetSingleInner_C", KSPMPCGSetSingleInner_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetSingleInner_C", KSPMPCGGetSingleInner_MPCG));
+  PetscCall(PetscJaggedCiteJDSCG());
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCGetType(pc, &pctype));
   if (!pctype) PetscCall(PCSetType(pc, PCSPCG)); /* the default; -pc_type still overrides it */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGSetTruncation - Sets how many previous search directions `KSPMPCG` keeps: the outer
+  direction is made A-orthogonal to at most this many earlier ones
+
+  Logically Collective
+
+  Input Parameters:
++ ksp  - the `KSPMPCG` solver
+- mmax - the number of directions kept, from 1 to 64 (default 30)
+
+  Options Database Key:
+. -ksp_mpcg_mmax <mmax> - the number of directions kept
+
+  Level: intermediate
+
+  Note:
+  As `KSPFCG` with its default truncation, the outer iteration keeps 1, 2, ..., mmax previous
+  directions and then starts again from 1 (Notay's truncation). Changing it after `KSPSetUp()` frees
+  the kept directions; the next `KSPSetUp()` or `KSPSolve()` allocates them again.
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGGetTruncation()`, `KSPFCGSetMmax()`
+@*/
+PetscErrorCode KSPMPCGSetTruncation(KSP ksp, PetscInt mmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, mmax, 2);
+  PetscTryMethod(ksp, "KSPMPCGSetTruncation_C", (KSP, PetscInt), (ksp, mmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGGetTruncation - Gets how many previous search directions `KSPMPCG` keeps
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPMPCG` solver
+
+  Output Parameter:
+. mmax - the number of directions kept
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGSetTruncation()`
+@*/
+PetscErrorCode KSPMPCGGetTruncation(KSP ksp, PetscInt *mmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(mmax, 2);
+  PetscUseMethod(ksp, "KSPMPCGGetTruncation_C", (KSP, PetscInt *), (ksp, mmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGSetStagnationIterations - Sets how many outer iterations in a row that decrease the energy
+  norm of the error by less than rounding end a `KSPMPCG` solve as stagnated
+
+  Logically Collective
+
+  Input Parameters:
++ ksp - the `KSPMPCG` solver
+- its - the number of iterations, at least 1 (default 30)
+
+  Options Database Key:
+. -ksp_mpcg_stagnation_its <its> - the number of iterations
+
+  Level: advanced
+
+  Note:
+  Every outer step decreases the squared energy norm of the error by |p'r|^2 / |p'Ap|. The solve ends
+  with `KSP_DIVERGED_BREAKDOWN` when `its` steps in a row each remove less than (machine epsilon)^2
+  of what the solve has removed so far: the error is then at rounding level. A slowly converging solve
+  is never stopped this way.
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGGetStagnationIterations()`
+@*/
+PetscErrorCode KSPMPCGSetStagnationIterations(KSP ksp, PetscInt its)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, its, 2);
+  PetscTryMethod(ksp, "KSPMPCGSetStagnationIterations_C", (KSP, PetscInt), (ksp, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGGetStagnationIterations - Gets how many outer iterations in a row without progress end a `KSPMPCG` solve as stagnated
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPMPCG` solver
+
+  Output Parameter:
+. its - the number of iterations
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGSetStagnationIterations()`
+@*/
+PetscErrorCode KSPMPCGGetStagnationIterations(KSP ksp, PetscInt *its)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(its, 2);
+  PetscUseMethod(ksp, "KSPMPCGGetStagnationIterations_C", (KSP, PetscInt *), (ksp, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGSetContinueInner - Sets whether the inner (single-precision) CG of `KSPMPCG` continues its
+  search direction from one outer iteration to the next
+
+  Logically Collective
+
+  Input Parameters:
++ ksp - the `KSPMPCG` solver
+- flg - `PETSC_TRUE` (default) to continue the direction, `PETSC_FALSE` to restart the inner CG at every outer iteration
+
+  Options Database Key:
+. -ksp_mpcg_continue_inner <bool> - continue the inner direction
+
+  Level: advanced
+
+  Note:
+  With continuation the first inner direction of an application is z + beta p_last, p_last the last
+  direction of the previous application, and each inner solve also stops once it has reached half the
+  reduction the outer solve still needs. Continuation stops for the rest of a solve when the
+  continued directions drift.
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGGetContinueInner()`, `PCSPCG`
+@*/
+PetscErrorCode KSPMPCGSetContinueInner(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPMPCGSetContinueInner_C", (KSP, PetscBool), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGGetContinueInner - Gets whether the inner CG of `KSPMPCG` continues its search direction from one outer iteration to the next
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPMPCG` solver
+
+  Output Parameter:
+. flg - whether the direction is continued
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGSetContinueInner()`
+@*/
+PetscErrorCode KSPMPCGGetContinueInner(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(ksp, "KSPMPCGGetContinueInner_C", (KSP, PetscBool *), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGSetSingleInner - Sets whether `KSPMPCG` with a preconditioner other than `PCSPCG` runs the
+  single-precision inner CG preconditioned by it, or applies that preconditioner alone
+
+  Logically Collective
+
+  Input Parameters:
++ ksp - the `KSPMPCG` solver
+- flg - `PETSC_TRUE` (default): an internal `PCSPCG` runs the inner CG preconditioned by the KSP's `PC`;
+        `PETSC_FALSE`: the KSP's `PC` is applied once per outer iteration, in double precision
+
+  Options Database Key:
+. -ksp_mpcg_single_inner <bool> - run the inner CG around the preconditioner
+
+  Level: intermediate
+
+  Note:
+  Has no effect when the KSP's preconditioner is a `PCSPCG`. Changing it after `KSPSetUp()` sets the solver up again at the next `KSPSolve()`.
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGGetSingleInner()`, `PCSPCG`, `PCSPCGSetInnerPC()`
+@*/
+PetscErrorCode KSPMPCGSetSingleInner(KSP ksp, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, flg, 2);
+  PetscTryMethod(ksp, "KSPMPCGSetSingleInner_C", (KSP, PetscBool), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGGetSingleInner - Gets whether `KSPMPCG` runs the single-precision inner CG around a preconditioner other than `PCSPCG`
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPMPCG` solver
+
+  Output Parameter:
+. flg - whether the inner CG runs around the preconditioner
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `KSPMPCG`, `KSPMPCGSetSingleInner()`
+@*/
+PetscErrorCode KSPMPCGGetSingleInner(KSP ksp, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(ksp, "KSPMPCGGetSingleInner_C", (KSP, PetscBool *), (ksp, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -222,7 +222,129 @@ PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
 }
 
 /*@
-  MatPowersSetFromOptions - Sets the kernel's type and auto threshold from the options database
+  MatPowersSetUseDIA - Sets whether plain products on one process may go through a DIA copy of A
+
+  Logically Collective
+
+  Input Parameters:
++ mpk - the kernel
+- flg - `PETSC_TRUE` (default) to allow the DIA copy, `PETSC_FALSE` to call `MatMult()` (and `PCApply()`)
+
+  Options Database Key:
+. -mat_powers_dia <bool> - allow the DIA copy
+
+  Level: advanced
+
+  Notes:
+  The copy is made for a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals
+  (a stencil): the values stored diagonal by diagonal, without column indices, the Jacobi
+  preconditioner folded into its columns (right) or rows (left), and the shift applied in the same kernel.
+
+  A change after `MatPowersSetUp()` sets the kernel up again at the next `MatPowersApply()`.
+
+.seealso: `MatPowers`, `MatPowersGetUseDIA()`, `MatPowersSetType()`, `MatPowersSetFromOptions()`
+@*/
+PetscErrorCode MatPowersSetUseDIA(MatPowers mpk, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(mpk, flg, 2);
+  if (flg != mpk->usedia) mpk->setupcalled = PETSC_FALSE;
+  mpk->usedia = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersGetUseDIA - Gets whether plain products on one process may go through a DIA copy of A
+
+  Not Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Output Parameter:
+. flg - whether the DIA copy is allowed
+
+  Level: advanced
+
+  Note:
+  `MatPowersView()` shows whether a copy was made.
+
+.seealso: `MatPowers`, `MatPowersSetUseDIA()`
+@*/
+PetscErrorCode MatPowersGetUseDIA(MatPowers mpk, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  *flg = mpk->usedia;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetMaxExtraFlops - Sets the largest extra flops of the ghosted kernel, relative to s plain
+  products, for which `MAT_POWERS_AUTO` chooses it
+
+  Logically Collective
+
+  Input Parameters:
++ mpk   - the kernel
+- extra - the limit, nonnegative (default 0.25)
+
+  Options Database Key:
+. -mat_powers_max_extra_flops <extra> - the limit
+
+  Level: advanced
+
+  Notes:
+  The default trades at most a quarter more flops than s products for saving s - 1 of s halo
+  exchanges: a sparse product is memory bound and, across processes or GPUs, its halo exchange (a
+  gather, a message, and with MPI that is not GPU-aware two device-host copies) costs a fraction of
+  the product of that order. The ghost rows are also fetched and assembled on the host at set-up, in
+  time proportional to their nonzeros, which the first solve pays. The set-up stops examining deeper
+  ghost rows once the limit is passed. `MatPowersGetInfo()` gives the extra flops of a matrix.
+
+  A change after `MatPowersSetUp()` sets the kernel up again at the next `MatPowersApply()`.
+
+.seealso: `MatPowers`, `MatPowersGetMaxExtraFlops()`, `MatPowersSetType()`, `MatPowersGetInfo()`
+@*/
+PetscErrorCode MatPowersSetMaxExtraFlops(MatPowers mpk, PetscReal extra)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(mpk, extra, 2);
+  PetscCheck(extra >= 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "MatPowers extra flops limit (-mat_powers_max_extra_flops) must be nonnegative, not %g", (double)extra);
+  if (extra != mpk->max_extra_flops) mpk->setupcalled = PETSC_FALSE;
+  mpk->max_extra_flops = extra;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersGetMaxExtraFlops - Gets the largest extra flops of the ghosted kernel for which `MAT_POWERS_AUTO` chooses it
+
+  Not Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Output Parameter:
+. extra - the limit
+
+  Level: advanced
+
+.seealso: `MatPowers`, `MatPowersSetMaxExtraFlops()`
+@*/
+PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers mpk, PetscReal *extra)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscAssertPointer(extra, 2);
+  *extra = mpk->max_extra_flops;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersSetFromOptions - Sets the kernel's type, its choice of DIA products and the threshold of `MAT_POWERS_AUTO` from the options database
 
   Collective
 
@@ -230,42 +352,30 @@ PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
 . mpk - the kernel
 
   Options Database Keys:
-+ -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two
-. -mat_powers_max_extra_flops <0.25>    - auto: ghosted only when its extra flops, relative to s plain products, are at most this
-- -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals (a stencil), with Jacobi folded in and the shift in the same kernel
++ -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two, see `MatPowersSetType()`
+. -mat_powers_max_extra_flops <0.25>    - auto: ghosted only when its extra flops, relative to s plain products, are at most this, see `MatPowersSetMaxExtraFlops()`
+- -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals, see `MatPowersSetUseDIA()`
 
   Level: intermediate
 
-  Note:
-  The default 0.25 trades at most a quarter more flops than s products for saving s - 1 of s halo
-  exchanges: a sparse product is memory bound and, across processes or GPUs, its halo exchange (a
-  gather, a message, and with MPI that is not GPU-aware two device-host copies) costs a fraction of
-  the product of that order (the paper's Fig. 8). The ghost rows are also fetched and assembled on the
-  host at set-up, in time proportional to their nonzeros, which the first solve pays: on a Q2
-  finite-element matrix split in two (extra flops 0.45) that set-up took longer than the halo
-  exchanges it saved over a whole solve, while stencil matrices split in two stay well below 0.25
-  (0.1 for 200^3 points). The set-up stops examining deeper ghost rows once the limit is passed.
-
-.seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersSetOptionsPrefix()`
+.seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersSetMaxExtraFlops()`, `MatPowersSetUseDIA()`, `MatPowersSetOptionsPrefix()`
 @*/
 PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
 {
-  MatPowersType type = mpk->reqtype;
-  PetscReal     r    = mpk->max_extra_flops;
-  PetscBool     dia  = mpk->usedia;
+  MatPowersType type;
+  PetscReal     r;
+  PetscBool     dia, flg;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)mpk);
-  PetscCall(PetscOptionsEnum("-mat_powers_type", "Matrix-powers kernel: ghosted (one halo exchange per s products), plain (s ordinary products) or auto", "MatPowersSetType", MatPowersTypes, (PetscEnum)type, (PetscEnum *)&type, NULL));
-  PetscCall(PetscOptionsBool("-mat_powers_dia", "Plain products on one process through a DIA copy of A when its entries lie on few diagonals", "MatPowersSetFromOptions", dia, &dia, NULL));
-  PetscCall(PetscOptionsReal("-mat_powers_max_extra_flops", "Auto: ghosted only when its extra flops relative to s plain products are at most this", "MatPowersSetFromOptions", r, &r, NULL));
-  PetscCheck(r >= 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "-mat_powers_max_extra_flops must be nonnegative, not %g", (double)r);
+  PetscCall(PetscOptionsEnum("-mat_powers_type", "Matrix-powers kernel: ghosted (one halo exchange per s products), plain (s ordinary products) or auto", "MatPowersSetType", MatPowersTypes, (PetscEnum)mpk->reqtype, (PetscEnum *)&type, &flg));
+  if (flg) PetscCall(MatPowersSetType(mpk, type));
+  PetscCall(PetscOptionsBool("-mat_powers_dia", "Plain products on one process through a DIA copy of A when its entries lie on few diagonals", "MatPowersSetUseDIA", mpk->usedia, &dia, &flg));
+  if (flg) PetscCall(MatPowersSetUseDIA(mpk, dia));
+  PetscCall(PetscOptionsReal("-mat_powers_max_extra_flops", "Auto: ghosted only when its extra flops relative to s plain products are at most this", "MatPowersSetMaxExtraFlops", mpk->max_extra_flops, &r, &flg));
+  if (flg) PetscCall(MatPowersSetMaxExtraFlops(mpk, r));
   PetscOptionsEnd();
-  if (r != mpk->max_extra_flops || dia != mpk->usedia) mpk->setupcalled = PETSC_FALSE;
-  mpk->max_extra_flops = r;
-  mpk->usedia          = dia;
-  PetscCall(MatPowersSetType(mpk, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

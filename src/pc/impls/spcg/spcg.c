@@ -7,6 +7,9 @@
    vectors, on the host otherwise. This file holds the host loop, the reference twin of the device loop.
 */
 #include "spcgimpl.h"
+#include "../../../sys/jaggedcite.h"
+
+PetscLogEvent PC_SPCG_Inner;
 
 /* Hermitian dot product of single-precision vectors, summed in double over all processes */
 static PetscErrorCode SPCGDot(PC pc, const PetscJaggedScalarSingle a[], const PetscJaggedScalarSingle b[], PetscScalar *dot)
@@ -253,6 +256,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
     }
   }
   PetscCall(VecDestroy(&dinv));
+  if (s->own || (s->hascsr && s->csr[0].jagged)) PetscCall(PetscJaggedCitePJDS()); /* a pJDS copy */
   s->napply = s->ninner = s->nindefinite = 0;
   s->havedir                           = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -322,9 +326,11 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   tol2 = PetscSqr(PCSPCGInnerTolerance(pc, rnorm));
+  PetscCall(PetscLogEventBegin(PC_SPCG_Inner, pc, rv, zv, 0));
   if (s->dev) {
     PetscCall(PCSPCGDeviceApply(pc, rv, rnorm, tol2, zv));
     s->rnormlast = rnorm;
+    PetscCall(PetscLogEventEnd(PC_SPCG_Inner, pc, rv, zv, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(rv, &ra));
@@ -394,22 +400,30 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   s->rnormlast = rnorm;
   s->napply++;
   s->ninner += its;
+  PetscCall(PetscLogEventEnd(PC_SPCG_Inner, pc, rv, zv, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptionsObject)
 {
-  PC_SPCG *s = (PC_SPCG *)pc->data;
+  PC_SPCG     *s = (PC_SPCG *)pc->data;
+  PetscInt     n;
+  PetscReal    r;
+  PetscBool    b, flg;
+  PCSPCGFormat format;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "SPCG options (single-precision inner CG)");
-  PetscCall(PetscOptionsInt("-pc_spcg_max_it", "Inner CG iterations", "PCSPCGSetMaxIterations", s->max_it, &s->max_it, NULL));
-  PetscCheck(s->max_it >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_max_it must be nonnegative, not %" PetscInt_FMT, s->max_it);
-  PetscCall(PetscOptionsReal("-pc_spcg_rtol", "Stop the inner CG at this relative residual reduction (0: run all iterations)", "PCSPCG", s->rtol, &s->rtol, NULL));
-  PetscCheck(s->rtol >= 0 && s->rtol < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_rtol must be in [0, 1), not %g", (double)s->rtol);
-  PetscCall(PetscOptionsBool("-pc_spcg_jacobi", "Jacobi preconditioning inside the inner CG", "PCSPCG", s->jacobi, &s->jacobi, NULL));
-  PetscCall(PetscOptionsEnum("-pc_spcg_format", "Format of the single-precision copy of an AIJ operator (of its diagonal block): DIA where its entries lie on few diagonals", "PCSPCG", PCSPCGFormats, (PetscEnum)s->format, (PetscEnum *)&s->format, NULL));
-  PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCG", s->graph, &s->graph, NULL));
+  PetscCall(PetscOptionsInt("-pc_spcg_max_it", "Inner CG iterations", "PCSPCGSetMaxIterations", s->max_it, &n, &flg));
+  if (flg) PetscCall(PCSPCGSetMaxIterations(pc, n));
+  PetscCall(PetscOptionsReal("-pc_spcg_rtol", "Stop the inner CG at this relative residual reduction (0: run all iterations)", "PCSPCGSetTolerance", s->rtol, &r, &flg));
+  if (flg) PetscCall(PCSPCGSetTolerance(pc, r));
+  PetscCall(PetscOptionsBool("-pc_spcg_jacobi", "Jacobi preconditioning inside the inner CG", "PCSPCGSetJacobi", s->jacobi, &b, &flg));
+  if (flg) PetscCall(PCSPCGSetJacobi(pc, b));
+  PetscCall(PetscOptionsEnum("-pc_spcg_format", "Format of the single-precision copy of an AIJ operator (of its diagonal block)", "PCSPCGSetFormat", PCSPCGFormats, (PetscEnum)s->format, (PetscEnum *)&format, &flg));
+  if (flg) PetscCall(PCSPCGSetFormat(pc, format));
+  PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
+  if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -505,6 +519,91 @@ static PetscErrorCode PCSPCGSetInnerPC_SPCG(PC pc, PC inner)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGSetMaxIterations_SPCG(PC pc, PetscInt max_it)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(max_it >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSPCG inner iterations (-pc_spcg_max_it) must be nonnegative, not %" PetscInt_FMT, max_it);
+  if (max_it != s->max_it) pc->setupcalled = PETSC_FALSE; /* the device loop is sized (and captured) for max_it iterations */
+  s->max_it = max_it;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetMaxIterations_SPCG(PC pc, PetscInt *max_it)
+{
+  PetscFunctionBegin;
+  *max_it = ((PC_SPCG *)pc->data)->max_it;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGSetTolerance_SPCG(PC pc, PetscReal rtol)
+{
+  PetscFunctionBegin;
+  PetscCheck(rtol >= 0 && rtol < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSPCG inner tolerance (-pc_spcg_rtol) must be in [0, 1), not %g", (double)rtol);
+  ((PC_SPCG *)pc->data)->rtol = rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetTolerance_SPCG(PC pc, PetscReal *rtol)
+{
+  PetscFunctionBegin;
+  *rtol = ((PC_SPCG *)pc->data)->rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGSetJacobi_SPCG(PC pc, PetscBool flg)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (flg != s->jacobi) pc->setupcalled = PETSC_FALSE; /* the inverse diagonal is made at set-up */
+  s->jacobi = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetJacobi_SPCG(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_SPCG *)pc->data)->jacobi;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGSetFormat_SPCG(PC pc, PCSPCGFormat format)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(format >= PCSPCG_FORMAT_AUTO && format <= PCSPCG_FORMAT_PJDS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSPCGFormat %d", (int)format);
+  if (format != s->format) pc->setupcalled = PETSC_FALSE; /* the single-precision copy is made at set-up */
+  s->format = format;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetFormat_SPCG(PC pc, PCSPCGFormat *format)
+{
+  PetscFunctionBegin;
+  *format = ((PC_SPCG *)pc->data)->format;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGSetUseCUDAGraph_SPCG(PC pc, PetscBool flg)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (flg != s->graph) pc->setupcalled = PETSC_FALSE; /* the device loop decides at set-up */
+  s->graph = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetUseCUDAGraph_SPCG(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_SPCG *)pc->data)->graph;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_SPCG(PC pc)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
@@ -514,6 +613,16 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PCDestroy(&s->inner));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetInnerIterations_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetInnerPC_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMaxIterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMaxIterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetTolerance_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetTolerance_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetJacobi_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetJacobi_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFormat_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -523,11 +632,11 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    single-precision copy: the inner solver of the mixed-precision inner-outer CG
 
    Options Database Keys:
-+  -pc_spcg_max_it <50> - inner iterations at most
-.  -pc_spcg_rtol <0>    - stop the inner iterations earlier at this relative residual (0: never)
-.  -pc_spcg_jacobi      - Jacobi preconditioning inside the inner CG
-.  -pc_spcg_format <auto,csr,dia> - format of the single-precision copy of an AIJ operator (of its diagonal block)
--  -pc_spcg_cuda_graph <true> - on one process, capture the GPU inner iterations once into a CUDA graph and replay it
++  -pc_spcg_max_it <50>                - inner iterations at most, see `PCSPCGSetMaxIterations()`
+.  -pc_spcg_rtol <0>                   - stop the inner iterations earlier at this relative residual (0: never), see `PCSPCGSetTolerance()`
+.  -pc_spcg_jacobi                     - Jacobi preconditioning inside the inner CG, see `PCSPCGSetJacobi()`
+.  -pc_spcg_format <auto,csr,dia,pjds> - format of the single-precision copy of an AIJ operator (of its diagonal block), see `PCSPCGSetFormat()`
+-  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
 
    Level: intermediate
 
@@ -539,17 +648,16 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    off-diagonal blocks of a `MATMPIAIJCUSPARSE` (`MATMPIAIJ`) one, get single-precision copies made on the
    device (host): where all entries of the (diagonal) block lie on at most 32 diagonals and DIA moves at
    most 0.8 of CSR's bytes (a structured-grid operator, such as a `DMDA` stencil), the values stored
-   diagonal by diagonal, without column indices (DIA, about half of CSR's bytes for a 7-point stencil);
-   else the CSR values rounded, with the matrix's own indices. `-pc_spcg_format` forces either. The
-   product by a CSR or DIA copy also sums p'Ap inside the inner loop. Any other assembled matrix gets a
-   private `MATPJDSCUDA` copy. The
+   diagonal by diagonal, without column indices (DIA); else padded jagged diagonals (pJDS, the format of
+   `MATPJDSCUDA`). The off-diagonal block is always CSR. `-pc_spcg_format` (`PCSPCGSetFormat()`) forces
+   CSR (the values rounded, with the matrix's own indices), DIA or pJDS. The product by a CSR or DIA copy
+   also sums p'Ap inside the inner loop. Any other assembled matrix gets a private `MATPJDSCUDA` copy. The
    right-hand side is scaled to unit norm before it is rounded to single precision. An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 
    Longer inner solves mean fewer outer iterations, whose double-precision work (product, projection
    against the kept directions, norms) costs several inner iterations, but single-precision CG gains
-   little beyond a few decades of reduction. The default, 50, was chosen by measurement (first solve of
-   8 M-row 3D Poisson and anisotropic problems on an H100, 20 to 80 compared: bench/RESULTS.md). Under
+   little beyond a few decades of reduction. Under
    `KSPMPCG` an inner solve also stops at half the reduction the outer solve still needs, and the
    inner search direction is continued from one application to the next (see `KSPMPCG`).
 
@@ -562,7 +670,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    The per-application statistics of the device loop are read from the device only when asked for
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
-.seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`, `PCSPCGSetInnerPC()`
+.seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`, `PCSPCGSetInnerPC()`,
+          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGFormat`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 {
@@ -581,6 +690,17 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   pc->ops->view            = PCView_SPCG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetInnerIterations_C", PCSPCGGetInnerIterations_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetInnerPC_C", PCSPCGSetInnerPC_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMaxIterations_C", PCSPCGSetMaxIterations_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMaxIterations_C", PCSPCGGetMaxIterations_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetTolerance_C", PCSPCGSetTolerance_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetTolerance_C", PCSPCGGetTolerance_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetJacobi_C", PCSPCGSetJacobi_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetJacobi_C", PCSPCGGetJacobi_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFormat_C", PCSPCGSetFormat_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", PCSPCGGetFormat_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", PCSPCGSetUseCUDAGraph_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", PCSPCGGetUseCUDAGraph_SPCG));
+  PetscCall(PetscJaggedCiteJDSCG());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -637,5 +757,280 @@ PetscErrorCode PCSPCGGetInnerIterations(PC pc, PetscInt *napply, PetscInt *ninne
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCSPCGGetInnerIterations_C", (PC, PetscInt *, PetscInt *), (pc, napply, ninner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetMaxIterations - Sets the largest number of inner (single-precision) CG iterations of one `PCSPCG` application
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the `PCSPCG` preconditioner
+- max_it - the number of iterations, nonnegative (default 50); 0 applies only the inner preconditioner
+
+  Options Database Key:
+. -pc_spcg_max_it <max_it> - the number of iterations
+
+  Level: intermediate
+
+  Note:
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()` (the GPU inner
+  loop is allocated, and captured as a CUDA graph, for this number of iterations).
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetMaxIterations()`, `PCSPCGSetTolerance()`, `KSPMPCG`
+@*/
+PetscErrorCode PCSPCGSetMaxIterations(PC pc, PetscInt max_it)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, max_it, 2);
+  PetscTryMethod(pc, "PCSPCGSetMaxIterations_C", (PC, PetscInt), (pc, max_it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetMaxIterations - Gets the largest number of inner CG iterations of one `PCSPCG` application
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. max_it - the number of iterations
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetMaxIterations()`
+@*/
+PetscErrorCode PCSPCGGetMaxIterations(PC pc, PetscInt *max_it)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(max_it, 2);
+  PetscUseMethod(pc, "PCSPCGGetMaxIterations_C", (PC, PetscInt *), (pc, max_it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetTolerance - Sets the relative residual reduction at which the inner CG of `PCSPCG` stops before its largest number of iterations
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the `PCSPCG` preconditioner
+- rtol - the relative reduction, in [0, 1) (default 0: always run all iterations)
+
+  Options Database Key:
+. -pc_spcg_rtol <rtol> - the relative reduction
+
+  Level: intermediate
+
+  Note:
+  Under `KSPMPCG` an inner solve also stops once it has reached half the reduction the outer solve
+  still needs; the larger of the two tolerances applies.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetTolerance()`, `PCSPCGSetMaxIterations()`, `KSPMPCG`
+@*/
+PetscErrorCode PCSPCGSetTolerance(PC pc, PetscReal rtol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, rtol, 2);
+  PetscTryMethod(pc, "PCSPCGSetTolerance_C", (PC, PetscReal), (pc, rtol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetTolerance - Gets the relative residual reduction at which the inner CG of `PCSPCG` stops early
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. rtol - the relative reduction (0: never stops early)
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetTolerance()`
+@*/
+PetscErrorCode PCSPCGGetTolerance(PC pc, PetscReal *rtol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(rtol, 2);
+  PetscUseMethod(pc, "PCSPCGGetTolerance_C", (PC, PetscReal *), (pc, rtol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetJacobi - Sets whether the inner CG of `PCSPCG` is preconditioned by Jacobi (the inverse diagonal, in single precision)
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSPCG` preconditioner
+- flg - `PETSC_TRUE` for Jacobi, `PETSC_FALSE` (default) for none
+
+  Options Database Key:
+. -pc_spcg_jacobi <bool> - Jacobi inside the inner CG
+
+  Level: intermediate
+
+  Notes:
+  An inner preconditioner given with `PCSPCGSetInnerPC()` takes precedence. The operator must not have
+  zero diagonal entries.
+
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetJacobi()`, `PCSPCGSetInnerPC()`, `PCJACOBI`
+@*/
+PetscErrorCode PCSPCGSetJacobi(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCSPCGSetJacobi_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetJacobi - Gets whether the inner CG of `PCSPCG` is preconditioned by Jacobi
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. flg - whether Jacobi was requested
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetJacobi()`
+@*/
+PetscErrorCode PCSPCGGetJacobi(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(pc, "PCSPCGGetJacobi_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetFormat - Sets the format of the single-precision copy `PCSPCG` makes of an AIJ operator (of its diagonal block)
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the `PCSPCG` preconditioner
+- format - `PCSPCG_FORMAT_AUTO` (default), `PCSPCG_FORMAT_CSR`, `PCSPCG_FORMAT_DIA` or `PCSPCG_FORMAT_PJDS`
+
+  Options Database Key:
+. -pc_spcg_format <auto,csr,dia,pjds> - the format
+
+  Level: advanced
+
+  Notes:
+  Applies to `MATSEQAIJ`, `MATMPIAIJ`, `MATSEQAIJCUSPARSE` and `MATMPIAIJCUSPARSE` operators; the jagged
+  types use their own single-precision copy. `PCSPCG_FORMAT_DIA` fails at set-up when the entries lie
+  on more than 32 diagonals.
+
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGFormat`, `PCSPCGGetFormat()`
+@*/
+PetscErrorCode PCSPCGSetFormat(PC pc, PCSPCGFormat format)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, format, 2);
+  PetscTryMethod(pc, "PCSPCGSetFormat_C", (PC, PCSPCGFormat), (pc, format));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetFormat - Gets the requested format of the single-precision copy `PCSPCG` makes of an AIJ operator
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. format - the format
+
+  Level: advanced
+
+  Note:
+  `PCView()` shows the format the set-up chose for `PCSPCG_FORMAT_AUTO`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGFormat`, `PCSPCGSetFormat()`
+@*/
+PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(format, 2);
+  PetscUseMethod(pc, "PCSPCGGetFormat_C", (PC, PCSPCGFormat *), (pc, format));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetUseCUDAGraph - Sets whether the GPU inner iterations of `PCSPCG` on one process are captured once into a CUDA graph and replayed
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSPCG` preconditioner
+- flg - `PETSC_TRUE` (default) to replay a CUDA graph, `PETSC_FALSE` to launch the kernels of every iteration
+
+  Options Database Key:
+. -pc_spcg_cuda_graph <bool> - use a CUDA graph
+
+  Level: advanced
+
+  Notes:
+  Only the inner iterations on the GPU of a single process without an inner preconditioner applied in
+  double precision are captured; otherwise the setting has no effect.
+
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetUseCUDAGraph()`
+@*/
+PetscErrorCode PCSPCGSetUseCUDAGraph(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCSPCGSetUseCUDAGraph_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetUseCUDAGraph - Gets whether the GPU inner iterations of `PCSPCG` on one process are replayed as a CUDA graph
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. flg - whether a CUDA graph is requested
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetUseCUDAGraph()`
+@*/
+PetscErrorCode PCSPCGGetUseCUDAGraph(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(pc, "PCSPCGGetUseCUDAGraph_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

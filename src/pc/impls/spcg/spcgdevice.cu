@@ -425,7 +425,18 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(zv, &za));
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(PetscLogGpuFlops((d->graph || s->hascsr ? d->flops_mult + d->flops_vec : d->flops_vec) * s->max_it)); /* MatJaggedMultSingle() logs its own */
+  {
+    PetscBool logging;
+
+    PetscCall(PetscLogIsActive(&logging));
+    if (logging) { /* the flops of the iterations run: their count waits for the device, so only when logging */
+      int its;
+
+      PetscCallCUDA(cudaMemcpyAsync(&its, &d->status->its, sizeof(int), cudaMemcpyDeviceToHost, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+      PetscCall(PetscLogGpuFlops((d->graph || s->hascsr ? d->flops_mult + d->flops_vec : d->flops_vec) * its)); /* MatJaggedMultSingle() logs its own */
+    }
+  }
   s->napply++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

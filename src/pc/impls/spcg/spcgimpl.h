@@ -15,14 +15,7 @@ typedef struct _n_PCSPCGJagged *PCSPCGJagged; /* a pJDS copy's format (spcgjagge
 /* continuation stops when |beta r'p_last| exceeds this fraction of r'z (see PCApply_SPCG()) */
 #define PCSPCG_CONT_DRIFT 1e-4 /* the device inner loop's state (spcgdevice.cu) */
 
-/* The format of the single-precision copy of an AIJ operator's (diagonal) block: -pc_spcg_format */
-typedef enum {
-  PCSPCG_FORMAT_AUTO, /* DIA where it moves fewer bytes than CSR (see PCSPCGBlockUseDIA()), else pJDS */
-  PCSPCG_FORMAT_CSR,
-  PCSPCG_FORMAT_DIA,
-  PCSPCG_FORMAT_PJDS
-} PCSPCGFormat;
-PETSC_INTERN const char *const PCSPCGFormats[];
+/* PCSPCGFormat (-pc_spcg_format) and its names PCSPCGFormats (defined in spcgdia.cu) are public: petscjagged.h */
 
 #define PCSPCG_DIA_MAX MAT_DIA_MAX /* diagonals a DIA copy may have */
 
@@ -76,6 +69,8 @@ typedef struct {
   PetscScalar rzlast;    /* host loop: r'z of that direction */
   PetscReal   rnormlast; /* ||r|| given to the previous application */
 } PC_SPCG;
+
+PETSC_INTERN PetscLogEvent  PC_SPCG_Inner;
 
 PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
 PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);

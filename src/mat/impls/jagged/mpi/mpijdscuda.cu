@@ -1,4 +1,5 @@
 #include "mpijagged.h"
+#include "../../../../sys/jaggedcite.h"
 
 /*MC
    MATMPIJDSCUDA - "mpiaijjdscuda" - distributed sparse matrices in jagged-diagonal format on NVIDIA
@@ -13,6 +14,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIJDSCUDA(Mat B)
 {
   PetscFunctionBegin;
   PetscCall(MatSetType(B, MATMPIAIJ));
+  PetscCall(PetscJaggedCiteJDSCG());
   PetscCall(MatConvert_MPIAIJ_MPIJagged_InPlace(B, MATMPIJDSCUDA));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,4 +1,5 @@
 #include "mpijagged.h"
+#include "../../../../sys/jaggedcite.h"
 
 /*MC
    MATMPIPJDSCUDA - "mpiaijpjdscuda" - distributed sparse matrices in padded jagged-diagonal format on
@@ -13,6 +14,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIPJDSCUDA(Mat B)
 {
   PetscFunctionBegin;
   PetscCall(MatSetType(B, MATMPIAIJ));
+  PetscCall(PetscJaggedCitePJDS());
   PetscCall(MatConvert_MPIAIJ_MPIJagged_InPlace(B, MATMPIPJDSCUDA));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -158,9 +158,8 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
   }
   j->format_nzstate = A->nonzerostate;
   PetscCall(PetscTime(&t1));
-  j->build_seconds = t1 - t0;
   PetscCall(PetscLogEventEnd(MAT_JAGGED_Build, A, 0, 0, 0));
-  PetscCall(PetscInfo(A, "Built %s format: %d rows, %d stored entries for %d nonzeros, %d long rows, %g s\n", j->kind == jagged::Kind::PJDS ? "pJDS" : "JDS", format->nrows, format->nslots, format->nnz, format->nlong, j->build_seconds));
+  PetscCall(PetscInfo(A, "Built %s format: %d rows, %d stored entries for %d nonzeros, %d long rows, %g s\n", j->kind == jagged::Kind::PJDS ? "pJDS" : "JDS", format->nrows, format->nslots, format->nnz, format->nlong, t1 - t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -843,7 +842,6 @@ static PetscErrorCode MatView_SeqJagged(Mat A, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, ", one thread per row for all rows\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s memory: %.3g MB (indices %.3g MB, refresh map %.3g MB, values %.3g MB%s)\n", j->host ? "host" : "device",
                                      (st.device_bytes + (j->vals_single ? f.nslots * sizeof(PetscJaggedScalarSingle) : 0)) / 1.e6, st.index_bytes / 1.e6, st.valmap_bytes / 1.e6, st.value_bytes / 1.e6, j->vals_single ? ", plus the single-precision copy" : ""));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "format build: %.3g s\n", j->build_seconds));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "format not built yet\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "single-precision copy: %s\n", j->single ? "yes" : "no"));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -33,7 +33,6 @@ typedef struct {
   PetscObjectState format_nzstate; /* A->nonzerostate the format was built for */
   PetscBool        values_valid;   /* vals (and vals_single) hold the values of state values_state */
   PetscObjectState values_state;
-  PetscLogDouble   build_seconds; /* wall time of the last format build */
 
   /* values, nslots of them, on the device (or on the host when host is set) */
   PetscScalar             *vals;

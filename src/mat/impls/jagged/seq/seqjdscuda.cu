@@ -1,4 +1,5 @@
 #include "seqjagged.h"
+#include "../../../../sys/jaggedcite.h"
 
 /*MC
    MATSEQJDSCUDA - "seqaijjdscuda" (MATJDSCUDA = "jdscuda" on one process) - sparse matrices in jagged-diagonal (JDS) format on
@@ -28,6 +29,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqJDSCUDA(Mat B)
 {
   PetscFunctionBegin;
   PetscCall(MatSetType(B, MATSEQAIJ));
+  PetscCall(PetscJaggedCiteJDSCG());
   PetscCall(MatConvert_SeqAIJ_SeqJagged(B, MATSEQJDSCUDA, MAT_INPLACE_MATRIX, &B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,4 +1,5 @@
 #include "seqjagged.h"
+#include "../../../../sys/jaggedcite.h"
 
 /*MC
    MATSEQPJDSCUDA - "seqaijpjdscuda" (MATPJDSCUDA = "pjdscuda" on one process) - sparse matrices in padded jagged-diagonal (pJDS)
@@ -37,6 +38,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqPJDSCUDA(Mat B)
 {
   PetscFunctionBegin;
   PetscCall(MatSetType(B, MATSEQAIJ));
+  PetscCall(PetscJaggedCitePJDS());
   PetscCall(MatConvert_SeqAIJ_SeqJagged(B, MATSEQPJDSCUDA, MAT_INPLACE_MATRIX, &B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
