@@ -1,6 +1,6 @@
 # petsc-jagged -- see README.md.
 #   make                 build PETSc (real and complex, cached) and the plugin against each
-#   make test            ... then run the CPU test suite (ctest label cpu) for both
+#   make test            ... then run the tests for both: PETSc's test harness (gmakefile.test) and ctest
 #   make install PREFIX=/opt/petsc-jagged [SCALAR=real|complex]
 #   make petsc           only the two PETSc installs;  make petsc-dir [SCALAR=complex] prints one
 #   make device-bundle   pack what the GPU machine needs into .device-bundle/ (see README)
@@ -35,12 +35,18 @@ $(SCALARS:%=plugin-%): plugin-%: petsc-%
 	   -DPETSC_DIR=$(call petsc_prefix,$*) -DPETSC_DIR_FOREIGN=$$foreign
 	cmake --build $(BUILD)/$* -j $(JOBS)
 
+# CPU tests for each scalar type: PETSc's test harness on the TEST blocks (gmakefile.test; fails on any
+# `not ok`), then the ctest unit tests (host twins, installed package). GPU tests are generated only where
+# a GPU is present (scripts/device-test runs them on the GPU machine).
 test: all
 	@failed=; for s in $(SCALARS); do \
-	  echo "== petsc-jagged CPU test suite, $$s scalars"; \
-	  (cd $(BUILD)/$$s && ctest -L cpu --output-on-failure) || failed="$$failed $$s"; \
+	  echo "== petsc-jagged tests, $$s scalars: PETSc's test harness"; \
+	  $(MAKE) --no-print-directory -f gmakefile.test -j $(JOBS) test PETSC_DIR=$$(scripts/build-petsc --scalar $$s --print-prefix) PJ_BUILD=$(BUILD)/$$s \
+	    || failed="$$failed $$s(harness)"; \
+	  echo "== petsc-jagged tests, $$s scalars: unit tests (ctest)"; \
+	  (cd $(BUILD)/$$s && ctest -L cpu --output-on-failure) || failed="$$failed $$s(ctest)"; \
 	done; \
-	if [ -n "$$failed" ]; then echo "CPU tests failed for:$$failed"; exit 1; fi
+	if [ -n "$$failed" ]; then echo "tests failed for:$$failed"; exit 1; fi
 
 install: plugin-$(SCALAR)
 	cmake --install $(BUILD)/$(SCALAR) --prefix $(PREFIX)
