@@ -317,3 +317,170 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   # Every CA-GMRES solve: converged, true relative residual <= rtol, iterations within 10% + 5 of
+   # KSPGMRES(m) (classical Gram-Schmidt, same PC and side: right unless -side left, where the residuals
+   # are the preconditioned ones), error <= 10 x GMRES's + 10 rtol; the reference output ends with
+   # "all N checks passed".
+   test:
+      suffix: sweep_cd2
+      args: -problem cd2 -n 32 -sweep
+   test:
+      suffix: sweep_cd3
+      args: -problem cd3 -n 12 -sweep -pc jacobi
+   test:
+      suffix: cd2_jacobi_np1
+      args: -problem cd2 -n 48 -pc jacobi -compare_seq
+   test:
+      suffix: cd2_jacobi_np2
+      nsize: 2
+      args: -problem cd2 -n 48 -pc jacobi -compare_seq -ca_mat_powers_type ghosted
+   test:
+      suffix: cd3_np4
+      nsize: 4
+      args: -problem cd3 -n 14 -compare_seq -ca_mat_powers_type ghosted
+   test:
+      suffix: cd3_jacobi_np4
+      nsize: 4
+      args: -problem cd3 -n 14 -pc jacobi -compare_seq
+   test:
+      suffix: cd2_bjacobi_np2
+      nsize: 2
+      args: -problem cd2 -n 48 -pc bjacobi
+   test:
+      suffix: cd2_reorth_mgs
+      args: -problem cd2 -ca_ksp_orthogonalization_cgs_refinement_type refine_always -ca_ksp_cagmres_borth mgs -ca_ksp_cagmres_s 6
+   test:
+      suffix: basis_cd2
+      args: -problem cd2 -basis_test -smax 24 -m 48
+   test:
+      suffix: happy_breakdown
+      args: -problem diag3 -ca_ksp_cagmres_s 5
+   test:
+      suffix: s4_m30
+      args: -problem cd2 -pc jacobi -ca_ksp_cagmres_s 4
+   test:
+      suffix: s12_m8
+      nsize: 2
+      args: -problem cd2 -pc jacobi -ca_ksp_cagmres_s 12 -m 8 -margin 0.2
+   test:
+      suffix: left_sweep_cd2
+      args: -problem cd2 -n 32 -pc jacobi -side left -sweep
+   test:
+      suffix: left_jacobi_np2
+      nsize: 2
+      args: -problem cd2 -n 48 -pc jacobi -side left -compare_seq -ca_mat_powers_type ghosted
+   test:
+      suffix: left_cd3_np3
+      nsize: 3
+      args: -problem cd3 -n 14 -pc jacobi -side left -compare_seq
+   test:
+      suffix: left_bjacobi_np2
+      nsize: 2
+      args: -problem cd2 -n 48 -pc bjacobi -side left
+   test:
+      suffix: zero_rhs
+      nsize: 2
+      args: -problem zero
+   test:
+      suffix: sweep_sherman3_ilu
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/sherman3.mtx -pc ilu -sweep -check_error 0
+   test:
+      suffix: fs_183_1_jacobi
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/fs_183_1.mtx -pc jacobi -check_error 0 -rtol 1e-9
+   test:
+      suffix: basis_sherman3_ilu
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/sherman3.mtx -pc ilu -basis_test -smax 24 -m 48 -check_error 0
+   test:
+      suffix: young1c
+      requires: complex
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/young1c.mtx -pc jacobi -check_error 0 -sweep -smin 10 -smax 10
+
+   test:
+      # CholQR breaks down on the monomial basis: CAQR for those blocks; the solve converges (within twice GMRES's iterations + 5)
+      suffix: cholqr_fallback
+      args: -problem cd2 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_s 12 -m 36 -margin 1 -ca_view
+   test:
+      # the monomial basis of a matrix scaled by 1e40 overflows: blocks regenerated with half the block size
+      suffix: monomial_overflow
+      args: -problem cd2 -scale 1e40 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_s 10 -m 30 -ca_view
+   test:
+      # never a false convergence: the monomial basis with s = 24 ends with a breakdown on sherman3
+      suffix: breakdown_reported
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/sherman3.mtx -pc ilu -m 48 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_s 24 -expect diverged
+   test:
+      suffix: nan
+      args: -problem nan -expect nanorinf
+   test:
+      # left preconditioning (the default, as KSPGMRES): the Jacobi scaling folded into the rows of the DIA copy
+      suffix: left_dia_view
+      args: -problem cd2 -pc jacobi -side left -ca_view
+   test:
+      # the view and the -log_view events (names and counts)
+      suffix: view_log
+      nsize: 2
+      args: -problem cd2 -pc jacobi -ca_ksp_cagmres_s 5 -ca_ksp_cagmres_tsqr svqr -ca_view -log_view
+      filter: grep -E -o "^cagmres: .*|all [0-9]+ checks passed|CA-GMRES\(s=5, m=30\): newton basis|TSQR svqr|MatPowers Object|^KSPCAGMRESBOrth +[0-9]+|^KSPCAGMRESTSQR +[0-9]+|^KSPCAGMRESSmall +[0-9]+|^MatPowers +[0-9]+|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+
+   # bad input: the documented errors, no crash
+   test:
+      suffix: bad_s
+      args: -problem cd2 -ca_ksp_cagmres_s 0
+      filter: Error: grep -E -o "block size s must be positive|Segmentation|signal [0-9]+" | sort -u
+   test:
+      suffix: bad_restart
+      args: -problem cd2 -m 0
+      filter: Error: grep -E -o "restart length must be positive|Segmentation|signal [0-9]+" | sort -u
+   test:
+      suffix: symmetric_pc
+      args: -problem cd2 -ca_ksp_pc_side symmetric
+      filter: Error: grep -E -o "KSP cagmres does not support .*SYMMETRIC|Segmentation|signal [0-9]+" | sort -u
+
+   # GPU: CUDA vectors (the matrices' vector type), the basis as MATDENSECUDA, cuBLAS inner products; the
+   # lines the checks name (counts of fallbacks and reductions only as "at least one")
+   testset:
+      requires: cuda_device
+      args: -use_gpu_aware_mpi 0
+      test:
+         suffix: gpu_sweep_aijcusparse
+         args: -mat_type aijcusparse -problem cd2 -n 64 -sweep -pc jacobi
+         filter: grep -E -o "all [1-9][0-9]* checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_sweep_pjdscuda
+         args: -mat_type pjdscuda -problem cd2 -n 64 -sweep -pc jacobi
+         filter: grep -E -o "all [1-9][0-9]* checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/cagmrestest_gpu_sweep_aijcusparse.out
+      test:
+         suffix: gpu_aijcusparse_np2
+         nsize: 2
+         args: -mat_type aijcusparse -problem cd3 -n 24 -pc jacobi -compare_seq -ca_mat_powers_type ghosted -ca_view
+         filter: grep -E -o "all [1-9][0-9]* checks passed|basis storage: mpidensecuda|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_pjdscuda_np2
+         nsize: 2
+         args: -mat_type pjdscuda -problem cd3 -n 24 -pc jacobi -compare_seq -ca_mat_powers_type ghosted -ca_view
+         filter: grep -E -o "all [1-9][0-9]* checks passed|basis storage: mpidensecuda|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/cagmrestest_gpu_aijcusparse_np2.out
+      test:
+         # left preconditioning: the DIA kernel with the rows scaled (1 process), the ghosted kernel scaling each product (2)
+         suffix: gpu_left_np1
+         args: -mat_type aijcusparse -problem cd3 -n 24 -pc jacobi -side left -compare_seq -ca_mat_powers_type auto
+         filter: grep -E -o "all [1-9][0-9]* checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_left_np2
+         nsize: 2
+         args: -mat_type aijcusparse -problem cd3 -n 24 -pc jacobi -side left -compare_seq -ca_mat_powers_type auto
+         filter: grep -E -o "all [1-9][0-9]* checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/cagmrestest_gpu_left_np1.out
+      test:
+         suffix: gpu_cholqr_fallback
+         args: -mat_type aijcusparse -problem cd2 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_s 12 -m 36 -margin 1 -ca_view
+         filter: grep -E -o "all [1-9][0-9]* checks passed|TSQR fallbacks to CAQR: [1-9]|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/CAQR: [1-9]/CAQR: at least one/"
+      test:
+         suffix: gpu_monomial_overflow
+         args: -mat_type aijcusparse -problem cd2 -scale 1e40 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_s 10 -m 30 -ca_view
+         filter: grep -E -o "all [1-9][0-9]* checks passed|block size reductions after Inf/NaN: [1-9]|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/Inf.NaN: [1-9]/Inf-NaN: at least one/"
+
+TEST*/

@@ -451,3 +451,330 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   # Each test compares every k = 1..s with the explicit PCApply()/MatMult() recurrence; the reference
+   # output holds "matpowers checks passed" (and, with -view, the kernel's view).
+   # Tests whose shifts depend on the scalar type come twice: real builds take real shifts with complex
+   # conjugate pairs (-shifts pair, one pair cut at the end of a call), complex builds complex shifts
+   # (-shifts complex, suffix _complex).
+   testset:
+      requires: !complex
+      args: -shifts pair
+      test:
+         suffix: random_ghosted_np1
+         args: -s 10 -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: random_ghosted_np2
+         nsize: 2
+         args: -s 10 -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: random_ghosted_np4
+         nsize: 4
+         args: -s 10 -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: random_plain_np4
+         nsize: 4
+         args: -s 10 -mpk_mat_powers_type plain -check_info
+      test:
+         suffix: random_jacobi_abs_np2
+         nsize: 2
+         args: -s 8 -use_pc -pc_type jacobi -pc_jacobi_abs -mpk_mat_powers_type ghosted
+      test:
+         suffix: convdiff_jacobi_np4
+         nsize: 4
+         args: -problem convdiff -n 24 -s 5 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: change_values_np2
+         nsize: 2
+         args: -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values
+      test:
+         suffix: left_jacobi_ghosted_np2
+         nsize: 2
+         args: -s 8 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -change values
+      test:
+         suffix: left_convdiff_jacobi_np4
+         nsize: 4
+         args: -problem convdiff -n 24 -s 5 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted
+      test:
+         suffix: left_bjacobi_np2
+         nsize: 2
+         args: -s 4 -use_pc -pc_type bjacobi -side left
+      test:
+         # auto: ghosted on a 2D grid split in two
+         suffix: convdiff_auto_np2
+         nsize: 2
+         args: -problem convdiff -n 40 -s 4 -expect_type ghosted -check_info -view
+      test:
+         # a preconditioner that is not local: plain products even when ghosted is requested
+         suffix: bjacobi_fallback_np2
+         nsize: 2
+         args: -s 4 -use_pc -pc_type bjacobi -mpk_mat_powers_type ghosted -view
+      test:
+         suffix: shell_fallback_np2
+         nsize: 2
+         args: -shell -s 4 -mpk_mat_powers_type ghosted -view
+      test:
+         # the remote rows take the type of A's diagonal block (pJDS, host kernels here)
+         suffix: pjds_host_np2
+         nsize: 2
+         args: -mat_type pjdscuda -mat_jagged_host -problem convdiff -n 40 -s 4 -use_pc -pc_type jacobi -expect_type ghosted -view
+      test:
+         # one process, plain: the DIA copy (Jacobi folded in, shift in the kernel), values changed
+         suffix: dia_jacobi_np1
+         args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -change values -view
+      test:
+         suffix: dia_left_np1
+         args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+      test:
+         # without the DIA copy: the view must not name one
+         suffix: dia_off_np1
+         args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_dia 0 -view
+      test:
+         suffix: dia_random_csr_np1
+         args: -s 6 -mpk_mat_powers_type plain -view
+
+   testset:
+      requires: complex
+      args: -shifts complex
+      test:
+         suffix: random_ghosted_np1_complex
+         args: -s 10 -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: random_ghosted_np2_complex
+         nsize: 2
+         args: -s 10 -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: random_ghosted_np4_complex
+         nsize: 4
+         args: -s 10 -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: random_plain_np4_complex
+         nsize: 4
+         args: -s 10 -mpk_mat_powers_type plain -check_info
+      test:
+         suffix: random_jacobi_abs_np2_complex
+         nsize: 2
+         args: -s 8 -use_pc -pc_type jacobi -pc_jacobi_abs -mpk_mat_powers_type ghosted
+      test:
+         suffix: convdiff_jacobi_np4_complex
+         nsize: 4
+         args: -problem convdiff -n 24 -s 5 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -check_info
+      test:
+         suffix: change_values_np2_complex
+         nsize: 2
+         args: -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values
+      test:
+         suffix: left_jacobi_ghosted_np2_complex
+         nsize: 2
+         args: -s 8 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -change values
+      test:
+         suffix: left_convdiff_jacobi_np4_complex
+         nsize: 4
+         args: -problem convdiff -n 24 -s 5 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted
+      test:
+         suffix: left_bjacobi_np2_complex
+         nsize: 2
+         args: -s 4 -use_pc -pc_type bjacobi -side left
+      test:
+         suffix: convdiff_auto_np2_complex
+         nsize: 2
+         args: -problem convdiff -n 40 -s 4 -expect_type ghosted -check_info -view
+      test:
+         suffix: bjacobi_fallback_np2_complex
+         nsize: 2
+         args: -s 4 -use_pc -pc_type bjacobi -mpk_mat_powers_type ghosted -view
+      test:
+         suffix: shell_fallback_np2_complex
+         nsize: 2
+         args: -shell -s 4 -mpk_mat_powers_type ghosted -view
+      test:
+         suffix: pjds_host_np2_complex
+         nsize: 2
+         args: -mat_type pjdscuda -mat_jagged_host -problem convdiff -n 40 -s 4 -use_pc -pc_type jacobi -expect_type ghosted -view
+      test:
+         suffix: dia_jacobi_np1_complex
+         args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -change values -view
+      test:
+         suffix: dia_left_np1_complex
+         args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+      test:
+         suffix: dia_off_np1_complex
+         args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_dia 0 -view
+      test:
+         suffix: dia_random_csr_np1_complex
+         args: -s 6 -mpk_mat_powers_type plain -view
+
+   # the same in both scalar types
+   test:
+      suffix: random_monomial_np2
+      nsize: 2
+      args: -s 6 -shifts none -mpk_mat_powers_type ghosted
+   test:
+      suffix: convdiff_auto_np1
+      args: -problem convdiff -n 20 -s 4 -shifts real -expect_type plain
+   test:
+      suffix: lap1d_np4
+      nsize: 4
+      args: -problem lap1d -n 60 -s 7 -shifts real -mpk_mat_powers_type ghosted -check_info
+   test:
+      suffix: change_pattern_np2
+      nsize: 2
+      args: -s 6 -shifts real -mpk_mat_powers_type ghosted -change pattern -check_info
+   test:
+      suffix: ilu_fallback_np1
+      args: -s 4 -shifts real -use_pc -pc_type ilu -mpk_mat_powers_type ghosted
+   test:
+      # the view: one halo exchange per apply (10 applies, k = 1..10), info checked against the test's own count
+      suffix: view_ghosted_np2
+      nsize: 2
+      args: -s 10 -mpk_mat_powers_type ghosted -check_info -view
+   test:
+      # auto: plain when the threshold is lower ...
+      suffix: convdiff_threshold_np2
+      nsize: 2
+      args: -problem convdiff -n 40 -s 4 -mpk_mat_powers_max_extra_flops 0.1 -expect_type plain -view
+   test:
+      # ... or far entries make the ghost rows costly
+      suffix: far_auto_plain_np4
+      nsize: 4
+      args: -far 0.2 -s 5 -expect_type plain -check_info -view
+   test:
+      # a process without rows, s beyond the graph's diameter
+      suffix: zero_rows_np4
+      nsize: 4
+      args: -problem lap1d -n 3 -s 10 -mpk_mat_powers_type ghosted -check_info
+   test:
+      # the -log_view events: their names and counts
+      suffix: log_view_np2
+      nsize: 2
+      args: -s 10 -mpk_mat_powers_type ghosted -log_view
+      filter: grep -E -o "^MatPowers +[0-9]+|^MatPowersSetUp +[0-9]+|matpowers checks passed: [a-z]+ kernel|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+
+   # bad input: the documented errors, no crash
+   test:
+      suffix: bad_s
+      args: -bad s
+      filter: Error: grep -E -o "needs s >= 1, not 0|Segmentation|signal [0-9]+" | sort -u
+   test:
+      suffix: bad_k
+      args: -bad k
+      filter: Error: grep -E -o "needs 1 <= k <= s = 5, not k = 6|Segmentation|signal [0-9]+" | sort -u
+   test:
+      suffix: bad_pair
+      requires: !complex
+      args: -bad pair
+      filter: Error: grep -E -o "the second shift of a complex conjugate pair cannot start a call|Segmentation|signal [0-9]+" | sort -u
+   test:
+      suffix: bad_mismatch
+      requires: !complex
+      args: -bad mismatch
+      filter: Error: grep -E -o "Shifts 0 and 1 are not a complex conjugate pair|Segmentation|signal [0-9]+" | sort -u
+   test:
+      suffix: bad_im
+      requires: complex
+      args: -bad im
+      filter: Error: grep -E -o "Complex builds take complex shifts in theta_re|Segmentation|signal [0-9]+" | sort -u
+
+   # GPU: the remote rows in the GPU type of A's block (none on one process), CUDA vectors, the own rows
+   # copied on the device; the lines the checks name
+   testset:
+      requires: cuda_device !complex
+      args: -use_gpu_aware_mpi 0 -vec_type cuda -shifts pair
+      test:
+         suffix: gpu_aijcusparse_np1
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_aijcusparse_np2
+         nsize: 2
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_pjdscuda_np1
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_pjdscuda_np2
+         nsize: 2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_random_np1
+         args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
+         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_random_np2
+         nsize: 2
+         args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
+         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         # left preconditioning: the DIA copy's rows scaled (1 process), each extended product scaled (2, ghosted)
+         suffix: gpu_left_np1
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_left_np2
+         nsize: 2
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_dia_np1
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
+         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+
+   testset:
+      requires: cuda_device complex
+      args: -use_gpu_aware_mpi 0 -vec_type cuda -shifts complex
+      test:
+         suffix: gpu_aijcusparse_np1_complex
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_aijcusparse_np1.out
+      test:
+         suffix: gpu_aijcusparse_np2_complex
+         nsize: 2
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_aijcusparse_np2.out
+      test:
+         suffix: gpu_pjdscuda_np1_complex
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_pjdscuda_np1.out
+      test:
+         suffix: gpu_pjdscuda_np2_complex
+         nsize: 2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_pjdscuda_np2.out
+      test:
+         suffix: gpu_random_np1_complex
+         args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
+         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_random_np1.out
+      test:
+         suffix: gpu_random_np2_complex
+         nsize: 2
+         args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
+         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_random_np2.out
+      test:
+         suffix: gpu_left_np1_complex
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_left_np1.out
+      test:
+         suffix: gpu_left_np2_complex
+         nsize: 2
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_left_np2.out
+      test:
+         suffix: gpu_dia_np1_complex
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
+         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_dia_np1.out
+
+TEST*/

@@ -1,0 +1,15 @@
+/*
+   PETSc's KSP tutorial ex25 (1D, a DMDA), unmodified, solved with KSPCAGMRES: the plugin reaches it
+   only through -dll_append.
+*/
+#include "ex25.c"
+
+/*TEST
+
+   test:
+      # 400 points, rtol 1e-10, where restarted GMRES nearly stagnates: converged with two passes
+      suffix: refine_always_np2
+      nsize: 2
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type cagmres -pc_type jacobi -da_grid_x 400 -ksp_rtol 1e-10 -ksp_orthogonalization_cgs_refinement_type refine_always -ksp_converged_reason -ksp_view
+
+TEST*/
