@@ -330,3 +330,36 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   # every option's setter and getter (the program counts its checks: "apitest: N checks passed")
+   test:
+      suffix: setters
+   test:
+      suffix: setters_pjds_np2
+      nsize: 2
+      args: -mat_type pjdscuda -mat_jagged_host
+
+   # the options read by the *SetFromOptions() routines
+   testset:
+      args: -from_options -mpcg_ksp_mpcg_mmax 9 -mpcg_ksp_mpcg_stagnation_its 12 -mpcg_ksp_mpcg_continue_inner 0 -mpcg_ksp_mpcg_single_inner 0 -mpcg_pc_spcg_max_it 21
+      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0
+      args: -ca_ksp_cagmres_s 4 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_tsqr caqr -ca_ksp_cagmres_borth mgs -ca_ksp_cagmres_max_breakdowns 3
+      args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75
+      test:
+         suffix: options
+      test:
+         suffix: options_pjds
+         args: -mat_type pjdscuda -mat_jagged_host
+      # a bad value given as an option is refused by the setter *SetFromOptions() calls
+      test:
+         suffix: bad_option_mmax
+         args: -mpcg_ksp_mpcg_mmax 0
+         filter: Error: grep -E -o "truncation \(-ksp_mpcg_mmax\) must be in \[1, 64\], not 0|Segmentation|signal [0-9]+" | sort -u
+      test:
+         suffix: bad_option_extra_flops
+         args: -mpk_mat_powers_max_extra_flops -1
+         filter: Error: grep -E -o "extra flops limit \(-mat_powers_max_extra_flops\) must be nonnegative|Segmentation|signal [0-9]+" | sort -u
+
+TEST*/

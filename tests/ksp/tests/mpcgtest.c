@@ -189,3 +189,229 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   # KSPMPCG + PCSPCG with host inner iterations: double accuracy reached, error against KSPCG's
+   # (checked by the program, which then prints "double accuracy reached"); the whole output, iteration
+   # counts included, is the reference
+   test:
+      suffix: poisson2d
+      args: -problem poisson2d -n 48
+   test:
+      suffix: poisson2d_np2
+      nsize: 2
+      args: -problem poisson2d -n 48
+   test:
+      suffix: poisson3d
+      args: -problem poisson3d -n 14
+   test:
+      suffix: poisson3d_pjds_np2
+      nsize: 2
+      args: -problem poisson3d -n 14 -op_type pjdscuda -mat_jagged_host
+   test:
+      suffix: aniso
+      args: -problem aniso -n 40
+   test:
+      suffix: aniso_jacobi
+      args: -problem aniso -n 40 -mpcg_pc_spcg_jacobi
+   test:
+      # the seed-004 paper's problem, unpreconditioned, to its tolerance: the max-norm error within 5 % of CG's
+      suffix: seed004_256
+      args: -problem seed004 -n 256 -rtol 1e-6 -pc none -error_ratio 1.05
+   test:
+      suffix: seed004_512
+      args: -problem seed004 -n 512 -rtol 1e-6 -pc none -error_ratio 1.05
+      timeoutfactor: 4
+   test:
+      suffix: seed004_512_fcg
+      args: -problem seed004 -n 512 -rtol 1e-6 -pc none -error_ratio 1.05 -mpcg_ksp_mpcg_single_inner 0
+      timeoutfactor: 4
+   test:
+      suffix: seed004_512_tight
+      args: -problem seed004 -n 512 -rtol 1e-10 -pc none -error_ratio 1.05
+      timeoutfactor: 4
+   test:
+      suffix: seed004_256_np2
+      nsize: 2
+      args: -problem seed004 -n 256 -rtol 1e-6 -pc none -error_ratio 1.05
+   test:
+      suffix: seed004_256_jacobi_np2
+      nsize: 2
+      args: -problem seed004 -n 256 -rtol 1e-6 -pc jacobi -error_ratio 1.05
+   test:
+      # a program's own PC under -ksp_type mpcg: ICC / SOR applied in double inside the single-precision inner CG
+      suffix: poisson2d_icc
+      args: -problem poisson2d -n 48 -pc icc
+   test:
+      suffix: poisson2d_sor_np2
+      nsize: 2
+      args: -problem poisson2d -n 48 -pc sor
+   test:
+      # Dirichlet rows eliminated on one side only: mildly nonsymmetric
+      suffix: dirichlet1
+      args: -problem dirichlet1 -n 64 -pc jacobi
+   test:
+      suffix: dirichlet1_fcg
+      args: -problem dirichlet1 -n 64 -pc jacobi -mpcg_ksp_mpcg_single_inner 0
+   test:
+      suffix: dirichlet1_np2
+      nsize: 2
+      args: -problem dirichlet1 -n 64 -pc jacobi
+   test:
+      # negative definite: with Jacobi (negative too) CG converges, so must MPCG (inner and outer signs consistent)
+      suffix: negdef_jacobi
+      args: -problem negdef -n 48 -pc jacobi
+   test:
+      suffix: negdef_spcg_jacobi
+      args: -problem negdef -n 48 -mpcg_pc_spcg_jacobi
+   test:
+      suffix: negdef_pjds_np2
+      nsize: 2
+      args: -problem negdef -n 48 -pc jacobi -op_type pjdscuda -mat_jagged_host
+   test:
+      # an operator with no single-precision copy of its own (BAIJ): PCSPCG's private pJDS copy with host kernels, no GPU started
+      suffix: poisson2d_baij
+      args: -problem poisson2d -n 32 -op_type baij
+   test:
+      suffix: poisson2d_baij_np2
+      nsize: 2
+      args: -problem poisson2d -n 32 -op_type baij
+   test:
+      suffix: nos5
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/nos5.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 20
+   test:
+      suffix: bcsstk13
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30
+   test:
+      # condition numbers ~1e7 (1138_bus) and ~1e12 (mhd1280b): at the same residual the error depends on
+      # how the residual spreads over the spectrum; single-precision inner solves leave more in the lowest
+      # modes than double CG does (measured up to 25x CG's error, with the residual below the tolerance)
+      suffix: 1138_bus
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/1138_bus.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 20 -error_ratio 50
+   test:
+      # Hermitian positive definite, complex-float inner vectors
+      suffix: mhd1280b
+      requires: complex
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/mhd1280b.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 20 -error_ratio 50
+   test:
+      # ... and a poor inner solve that still makes progress converges (it stagnated under the former residual rule)
+      suffix: slow_inner
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -rtol 1e-10 -pc jacobi -mpcg_pc_spcg_max_it 1
+
+   # problems MPCG cannot solve end with a divergence reason (the program checks it is negative)
+   test:
+      suffix: indefinite
+      args: -problem indefinite -n 20
+      filter: grep -E -o "DIVERGED_INDEFINITE_(MAT|PC)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+   test:
+      suffix: nan
+      args: -problem nan -n 20
+      filter: grep -E -o "DIVERGED_(NANORINF|PC_FAILED)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+   test:
+      # a tolerance below the attainable accuracy: stagnation is reported, long before the iteration limit
+      suffix: stagnation
+      args: -problem poisson2d -n 32 -rtol 1e-30 -expect_breakdown
+      filter: grep -E -o "mpcg .*DIVERGED_BREAKDOWN, [0-9]{1,3} iterations|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/, [0-9]+ iterations/, N iterations/"
+
+   # the view; the single-precision copy's format: DIA for a stencil (also the diagonal block on 2
+   # processes), pJDS when DIA does not pay, CSR when asked (4-byte values, 8-byte in complex builds)
+   test:
+      suffix: view
+      args: -problem poisson2d -n 20 -mpcg_view
+      filter: grep -E -o "double accuracy reached|type: mpcg|type: spcg|inner \(single precision\) iterations since set-up: [1-9]|single-precision copy: DIA, [48]-byte values on 5 diagonals, no column indices|inner search direction continued|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/"
+   test:
+      suffix: view_csr
+      args: -problem poisson3d -n 12 -mpcg_pc_spcg_format csr -mpcg_view
+      filter: grep -E -o "double accuracy reached|single-precision copy: CSR, [48]-byte values with the operator.s own indices|format chosen by -pc_spcg_format csr|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/"
+   test:
+      suffix: view_dia_np2
+      nsize: 2
+      args: -problem poisson3d -n 12 -mpcg_view
+      filter: grep -E -o "double accuracy reached|diagonal block DIA, [48]-byte values on 7 diagonals, no column indices. off-diagonal block CSR|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/"
+   test:
+      suffix: view_pjds_auto
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
+      filter: grep -E -o "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte values/4 or 8-byte values/"
+   test:
+      suffix: spcg_dia_too_many
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_format dia
+      filter: Error: grep -E -o -e "-pc_spcg_format dia: the operator.s entries lie on more than 32 diagonals|Segmentation|signal [0-9]+" | sort -u
+
+   # GPU (device suite): the inner iterations on the GPU
+   testset:
+      requires: cuda_device
+      args: -use_gpu_aware_mpi 0
+      timeoutfactor: 4
+      filter: grep -E -o "double accuracy reached|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      output_file: output/mpcgtest_gpu_double_accuracy.out
+      test:
+         suffix: gpu_poisson3d_pjds
+         args: -problem poisson3d -n 30 -op_type pjdscuda
+      test:
+         suffix: gpu_poisson3d_aijcusparse
+         args: -problem poisson3d -n 30 -op_type aijcusparse
+      test:
+         suffix: gpu_poisson3d_pjds_np2
+         nsize: 2
+         args: -problem poisson3d -n 30 -op_type pjdscuda
+      test:
+         suffix: gpu_aniso_jacobi_nograph
+         args: -problem aniso -n 60 -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_cuda_graph 0
+      test:
+         suffix: gpu_seed004_1024_pjds
+         args: -problem seed004 -n 1024 -rtol 1e-6 -pc none -error_ratio 1.05 -op_type pjdscuda
+      test:
+         suffix: gpu_seed004_2048_aijcusparse
+         args: -problem seed004 -n 2048 -rtol 1e-6 -pc none -error_ratio 1.05 -op_type aijcusparse
+      test:
+         suffix: gpu_seed004_1024_np2
+         nsize: 2
+         args: -problem seed004 -n 1024 -rtol 1e-6 -pc none -error_ratio 1.05 -op_type aijcusparse
+      test:
+         suffix: gpu_seed004_1024_fcg
+         args: -problem seed004 -n 1024 -rtol 1e-6 -pc none -error_ratio 1.05 -op_type aijcusparse -mpcg_ksp_mpcg_single_inner 0
+      test:
+         suffix: gpu_dirichlet1_jacobi
+         args: -problem dirichlet1 -n 256 -pc jacobi -op_type aijcusparse
+      test:
+         suffix: gpu_dirichlet1_jacobi_np2
+         nsize: 2
+         args: -problem dirichlet1 -n 256 -pc jacobi -op_type pjdscuda
+      test:
+         suffix: gpu_poisson2d_icc
+         args: -problem poisson2d -n 64 -pc icc -op_type aijcusparse
+      test:
+         suffix: gpu_poisson3d_aijcusparse_csr
+         args: -problem poisson3d -n 30 -op_type aijcusparse -mpcg_pc_spcg_format csr
+      test:
+         suffix: gpu_poisson3d_aijcusparse_np2
+         nsize: 2
+         args: -problem poisson3d -n 30 -op_type aijcusparse
+      test:
+         suffix: gpu_negdef_jacobi_aijcusparse
+         args: -problem negdef -n 128 -pc jacobi -op_type aijcusparse
+      test:
+         suffix: gpu_negdef_jacobi_pjds_np2
+         nsize: 2
+         args: -problem negdef -n 128 -pc jacobi -op_type pjdscuda
+      test:
+         suffix: gpu_bcsstk13
+         args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30
+      test:
+         suffix: gpu_mhd1280b
+         requires: complex
+         args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/mhd1280b.mtx -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 20 -error_ratio 50
+
+   test:
+      suffix: gpu_indefinite
+      requires: cuda_device
+      args: -problem indefinite -n 20 -op_type pjdscuda -use_gpu_aware_mpi 0
+      filter: grep -E -o "DIVERGED_INDEFINITE_(MAT|PC)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/INDEFINITE_(MAT|PC)$/INDEFINITE_MAT or _PC/"
+   test:
+      suffix: gpu_view
+      requires: cuda_device
+      args: -problem poisson2d -n 40 -op_type pjdscuda -mpcg_view -use_gpu_aware_mpi 0
+      filter: grep -E -o "inner iterations run on the GPU, replayed as a CUDA graph|inner iterations [1-9][0-9]* \([0-9.]+ each\)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ \([0-9.]+ each\)/inner iterations N (x each)/"
+
+TEST*/

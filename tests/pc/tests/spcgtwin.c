@@ -165,3 +165,95 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   # PCSPCG's GPU inner loop against its host twin on random SPD data (device suite); the program checks
+   # the difference and the inner iteration counts, then prints "GPU inner loop matches its host twin"
+   testset:
+      requires: cuda_device
+      args: -use_gpu_aware_mpi 0
+      filter: grep -E -o "GPU inner loop matches its host twin|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      output_file: output/spcgtwin_gpu_matches.out
+      test:
+         suffix: gpu_graph
+         args: -twin_pc_spcg_max_it 10
+      test:
+         suffix: gpu_jacobi
+         args: -twin_pc_spcg_jacobi -twin_pc_spcg_max_it 20
+      test:
+         suffix: gpu_rtol
+         args: -twin_pc_spcg_rtol 1e-2 -twin_pc_spcg_max_it 50
+      test:
+         suffix: gpu_nograph
+         args: -twin_pc_spcg_cuda_graph 0 -twin_pc_spcg_jacobi
+      test:
+         suffix: gpu_np2
+         nsize: 2
+         args: -twin_pc_spcg_jacobi
+      test:
+         suffix: gpu_inner_jacobi
+         args: -inner jacobi -twin_pc_spcg_max_it 20
+      test:
+         suffix: gpu_inner_sor
+         args: -inner sor -twin_pc_spcg_max_it 20
+      test:
+         suffix: gpu_inner_sor_rtol_np2
+         nsize: 2
+         args: -inner sor -twin_pc_spcg_max_it 30 -twin_pc_spcg_rtol 1e-3
+      test:
+         suffix: gpu_csr
+         args: -csr -twin_pc_spcg_format csr -twin_pc_spcg_max_it 20
+      test:
+         suffix: gpu_csr_jacobi_nograph
+         args: -csr -twin_pc_spcg_format csr -twin_pc_spcg_jacobi -twin_pc_spcg_cuda_graph 0
+      test:
+         suffix: gpu_csr_np2
+         nsize: 2
+         args: -csr -twin_pc_spcg_format csr -twin_pc_spcg_jacobi
+
+   # the pJDS copy of a random operator (the default where DIA does not pay), its kernel against the host twin
+   testset:
+      requires: cuda_device
+      args: -csr -twin_view -use_gpu_aware_mpi 0
+      filter: grep -E -o "GPU inner loop matches its host twin|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/" | LC_ALL=C sort -u
+      output_file: output/spcgtwin_gpu_pjds.out
+      test:
+         suffix: gpu_pjds
+         args: -twin_pc_spcg_max_it 20
+      test:
+         suffix: gpu_pjds_jacobi_nograph
+         args: -twin_pc_spcg_jacobi -twin_pc_spcg_cuda_graph 0
+      test:
+         suffix: gpu_pjds_rtol
+         args: -twin_pc_spcg_rtol 1e-2 -twin_pc_spcg_max_it 50
+      test:
+         suffix: gpu_pjds_np2
+         nsize: 2
+         args: -twin_pc_spcg_jacobi
+
+   # the DIA copy of a banded operator (and CSR when asked), its kernel against the host twin
+   testset:
+      requires: cuda_device
+      args: -csr -banded -twin_view -use_gpu_aware_mpi 0
+      test:
+         suffix: gpu_dia
+         args: -twin_pc_spcg_max_it 20
+         filter: grep -E -o "GPU inner loop matches its host twin|DIA, [48]-byte values on 7 diagonals|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
+         output_file: output/spcgtwin_gpu_dia.out
+      test:
+         suffix: gpu_dia_jacobi_nograph
+         args: -twin_pc_spcg_jacobi -twin_pc_spcg_cuda_graph 0
+         filter: grep -E -o "GPU inner loop matches its host twin|DIA, [48]-byte values on 7 diagonals|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
+         output_file: output/spcgtwin_gpu_dia.out
+      test:
+         suffix: gpu_dia_np2
+         nsize: 2
+         args: -twin_pc_spcg_jacobi
+         filter: grep -E -o "GPU inner loop matches its host twin|diagonal block DIA, [48]-byte values on 7 diagonals, no column indices. off-diagonal block CSR|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
+      test:
+         suffix: gpu_banded_csr
+         args: -twin_pc_spcg_format csr
+         filter: grep -E -o "GPU inner loop matches its host twin|CSR, [48]-byte values with the operator.s own indices|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
+
+TEST*/
