@@ -209,3 +209,35 @@ int main(int argc, char **argv)
   return 0;
 #endif
 }
+
+/*TEST
+
+   # every solver reaches its tolerance (true relative residual below 1e-8) and all solutions agree
+   testset:
+      requires: complex
+      filter: sed -E "s/^([a-z]+) +([a-z]+) +[0-9]+ +[0-9.]+ +([0-9.]+e[-+][0-9]+) .{0,}/\1 \2 true rel. res. \3/" | ${PETSCJAGGED_DIR}/tests/harness/bound "true rel. res." 1e-8 | grep -E "true rel. res. |solutions agree"
+      test:
+         suffix: cpu
+         args: -n 16 -mat_types aij,pjdscuda -mat_jagged_host -pc_type jacobi
+      test:
+         suffix: cpu_np2
+         nsize: 2
+         args: -n 16 -mat_types aij,pjdscuda -mat_jagged_host -pc_type jacobi
+         output_file: output/helmholtz_cpu.out
+      test:
+         suffix: gpu
+         requires: cuda_device
+         args: -n 24 -mat_types aijcusparse,pjdscuda -pc_type jacobi -use_gpu_aware_mpi 0
+      test:
+         suffix: gpu_np2
+         requires: cuda_device
+         nsize: 2
+         args: -n 24 -mat_types jdscuda,pjdscuda -pc_type jacobi -use_gpu_aware_mpi 0
+
+   test:
+      suffix: bad_n
+      requires: complex
+      args: -n 1
+      filter: Error: grep -E -o "Need -n >= 2|Segmentation|signal [0-9]+" | sort -u
+
+TEST*/

@@ -15,3 +15,11 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   test:
+      suffix: link_initialize
+      filter: grep -E -o "^petsc-jagged [0-9.]+ \(PETSc [0-9.]+"
+
+TEST*/

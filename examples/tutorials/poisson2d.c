@@ -357,9 +357,76 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&b));
     PetscCall(VecDestroy(&u));
+    PetscCall(MatJaggedSetMultSingle(A, NULL)); /* a composed function is removed by whoever composed it */
     PetscCall(MatDestroy(&A));
     PetscCall(DMDestroy(&da));
   }
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   build:
+      depends: poisson2dstencil.cu
+
+   # Table 1 of the seed-004 paper to the printed digits: N, unknowns, max-norm error, iterations
+   # (compared exactly; the timing columns are left out)
+   testset:
+      filter: sed -E "s/ +[0-9.]+ +[0-9.]+$//"
+      diff_args: -j
+      output_file: output/poisson2d_table1.out
+      test:
+         suffix: table1_shell
+         args: -check
+         output_file: output/poisson2d_table1_check.out
+      test:
+         suffix: table1_assembled
+         args: -op assembled
+      test:
+         suffix: table1_shell_np2
+         nsize: 2
+         args: -check
+         output_file: output/poisson2d_table1_check.out
+      test:
+         suffix: gpu_table1_global
+         requires: cuda_device
+         args: -kernel global -check -dm_vec_type cuda -use_gpu_aware_mpi 0
+         output_file: output/poisson2d_gpu_table1_check.out
+      test:
+         suffix: gpu_table1_shared
+         requires: cuda_device
+         args: -kernel shared -check -dm_vec_type cuda -use_gpu_aware_mpi 0
+         output_file: output/poisson2d_gpu_table1_check.out
+      test:
+         suffix: gpu_table1_aijcusparse
+         requires: cuda_device
+         args: -op assembled -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0
+      test:
+         suffix: gpu_table1_pjdscuda
+         requires: cuda_device
+         args: -op assembled -dm_mat_type pjdscuda -dm_vec_type cuda -use_gpu_aware_mpi 0
+      test:
+         suffix: gpu_table1_shell_np2
+         requires: cuda_device
+         nsize: 2
+         args: -check -dm_vec_type cuda -use_gpu_aware_mpi 0
+         output_file: output/poisson2d_gpu_table1_check.out
+
+   # MPCG on the single-precision stencil: the error of Table 1's N = 256 row within 0.2 %
+   test:
+      suffix: mpcg_shell
+      args: -N 256 -ksp_type mpcg -solver_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/bound " 65536" 4.99e-05 | grep -E -o "65536 <= [0-9.e-]+|the matrix.s own single-precision product"
+   test:
+      suffix: gpu_mpcg_shell
+      requires: cuda_device
+      args: -N 256 -ksp_type mpcg -solver_view -dm_vec_type cuda -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/bound " 65536" 4.99e-05 | grep -E -o "65536 <= [0-9.e-]+|the matrix.s own single-precision product|on the GPU" | sort -u
+
+   test:
+      suffix: bad_op
+      args: -op csr
+      filter: Error: grep -E -o "[-]op must be shell or assembled|Segmentation|signal [0-9]+" | sort -u
+
+TEST*/

@@ -125,3 +125,20 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   test:
+      suffix: cpu
+      requires: !cuda_device
+      nsize: 2
+      args: -n 24
+      filter: ${PETSCJAGGED_DIR}/tests/harness/bound "max error" 1e-5 | grep -E -o "No GPU here|^ *[a-z]+ +[0-9]+ iterations|max error <?=? ?[^ ]+"
+
+   test:
+      suffix: gpu
+      requires: cuda_device
+      args: -use_gpu_aware_mpi 0 -n 96
+      filter: ${PETSCJAGGED_DIR}/tests/harness/bound "max error" 1e-5 | grep -E -o "^ *(aijcusparse|pjdscuda) |max error <?=? ?[^ ]+"
+
+TEST*/

@@ -108,7 +108,9 @@ PetscErrorCode MatJaggedMultSingle(Mat A, const PetscJaggedScalarSingle x[], Pet
   Note:
   The jagged types have their own; setting one on them replaces it. `PCSPCG` checks at set-up whether
   its operator has a single-precision product; without one it makes a private single-precision copy,
-  which needs an assembled matrix.
+  which needs an assembled matrix. The product is a function composed with the matrix: remove it with
+  `NULL` before destroying a matrix of another type (PETSc's `-checkfunctionlist` reports composed
+  functions left on a destroyed object).
 
 .seealso: `MatJaggedMultSingleFn`, `MatJaggedMultSingle()`, `PCSPCG`, `KSPMPCG`, `MatShellSetOperation()`
 @*/

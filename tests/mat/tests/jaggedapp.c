@@ -297,3 +297,83 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   # the matrix made as applications make it: MatSetFromOptions + MatSetValues, DMCreateMatrix, MatLoad
+   testset:
+      args: -n 16 -mat_jagged_host -f app.bin
+      test:
+         suffix: setvalues_pjds
+         nsize: 2
+         args: -create setvalues -mat_type pjdscuda
+      test:
+         suffix: dm_pjds
+         nsize: 2
+         args: -create dm -dm_mat_type pjdscuda
+      test:
+         suffix: load_pjds
+         nsize: 2
+         args: -create load -mat_type pjdscuda
+      test:
+         suffix: setvalues_jds
+         nsize: 2
+         args: -create setvalues -mat_type jdscuda
+      test:
+         suffix: dm_jds
+         nsize: 2
+         args: -create dm -dm_mat_type jdscuda
+      test:
+         suffix: load_jds
+         nsize: 2
+         args: -create load -mat_type jdscuda
+      test:
+         suffix: setvalues_pjds_np1
+         args: -create setvalues -mat_type pjdscuda
+      test:
+         suffix: dm_pjds_np1
+         args: -create dm -dm_mat_type pjdscuda
+      test:
+         suffix: load_pjds_np1
+         args: -create load -mat_type pjdscuda
+
+   # on the GPU: GPU residency by PETSc's copy counters (the program checks them; the reference keeps its verdicts)
+   testset:
+      requires: cuda_device
+      args: -use_gpu_aware_mpi 0 -f app.bin
+      filter: grep -E -o "FAILED.*|^[a-z]+ with [a-z]+: CONVERGED_[A-Z]+|the second solve moved|checks passed, [0-9]+ failed"
+      test:
+         suffix: gpu_setvalues_pjds
+         nsize: 2
+         args: -create setvalues -mat_type pjdscuda
+      test:
+         suffix: gpu_dm_pjds
+         nsize: 2
+         args: -create dm -dm_mat_type pjdscuda -dm_vec_type cuda
+      test:
+         suffix: gpu_load_pjds
+         nsize: 2
+         args: -create load -mat_type pjdscuda
+      test:
+         suffix: gpu_setvalues_jds
+         nsize: 2
+         args: -create setvalues -mat_type jdscuda
+      test:
+         suffix: gpu_dm_jds
+         nsize: 2
+         args: -create dm -dm_mat_type jdscuda -dm_vec_type cuda
+      test:
+         suffix: gpu_load_jds
+         nsize: 2
+         args: -create load -mat_type jdscuda
+      test:
+         suffix: gpu_setvalues_pjds_np1
+         args: -create setvalues -mat_type pjdscuda
+      test:
+         suffix: gpu_dm_pjds_np1
+         args: -create dm -dm_mat_type pjdscuda -dm_vec_type cuda
+      test:
+         suffix: gpu_load_pjds_np1
+         args: -create load -mat_type pjdscuda
+
+TEST*/

@@ -233,3 +233,28 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return 0;
 }
+
+/*TEST
+
+   testset:
+      args: -mat_jagged_host
+      test:
+         suffix: pjds
+         args: -type pjdscuda
+         nsize: {{1 2 3}separate output}
+      test:
+         suffix: jds
+         args: -type jdscuda
+         nsize: {{1 2 3}separate output}
+
+   testset:
+      requires: cuda_device
+      args: -type pjdscuda -gpu -use_gpu_aware_mpi 0 -m 20000
+      filter: grep -E -o "moved only ghost values between host and device|on [0-9] processes: [0-9]+ checks passed" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      test:
+         suffix: gpu_pjds_np1
+      test:
+         suffix: gpu_pjds_np2
+         nsize: 2
+
+TEST*/
