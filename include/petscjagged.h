@@ -97,7 +97,11 @@ S*/
 typedef PetscErrorCode (*MatJaggedMultSingleFn)(Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_EXTERN PetscErrorCode MatJaggedSetMultSingle(Mat, MatJaggedMultSingleFn);
 PETSC_EXTERN PetscErrorCode MatJaggedSetKernel(Mat, MatJaggedKernel, PetscInt);
+PETSC_EXTERN PetscErrorCode MatJaggedGetKernel(Mat, MatJaggedKernel *, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatPJDSSetBlockRows(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatPJDSGetBlockRows(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatJaggedSetUseHost(Mat, PetscBool);
+PETSC_EXTERN PetscErrorCode MatJaggedGetUseHost(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *);
 
 /* Mixed-precision inner-outer CG: the outer flexible CG and the single-precision inner CG */

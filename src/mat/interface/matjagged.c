@@ -12,7 +12,7 @@
 - flg - `PETSC_TRUE` to keep the copy
 
   Options Database Key:
-. -mat_jagged_single - keep the copy
+. -mat_jagged_single <false> - keep the copy
 
   Level: intermediate
 
@@ -130,8 +130,8 @@ PetscErrorCode MatJaggedSetMultSingle(Mat A, MatJaggedMultSingleFn mult)
   Input Parameters:
 + A         - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
 . kernel    - `MAT_JAGGED_KERNEL_AUTO`, `MAT_JAGGED_KERNEL_JAGGED` or `MAT_JAGGED_KERNEL_SPLIT`
-- threshold - with `MAT_JAGGED_KERNEL_SPLIT`, rows with more entries go to the warp-per-row part
-              (`PETSC_DETERMINE` keeps the current value)
+- threshold - with `MAT_JAGGED_KERNEL_SPLIT`, rows with more entries go to the warp-per-row part, a
+              nonnegative number (`PETSC_DETERMINE` keeps the current value); ignored by the other kernels
 
   Options Database Keys:
 + -mat_jagged_kernel <auto,jagged,split> - the kernel
@@ -139,7 +139,10 @@ PetscErrorCode MatJaggedSetMultSingle(Mat A, MatJaggedMultSingleFn mult)
 
   Level: intermediate
 
-.seealso: `MatJaggedKernel`, `MATPJDSCUDA`, `MATJDSCUDA`
+  Note:
+  A change of the kernel or of the threshold builds the format again at the next product.
+
+.seealso: `MatJaggedGetKernel()`, `MatJaggedKernel`, `MATPJDSCUDA`, `MATJDSCUDA`
 @*/
 PetscErrorCode MatJaggedSetKernel(Mat A, MatJaggedKernel kernel, PetscInt threshold)
 {
@@ -147,7 +150,91 @@ PetscErrorCode MatJaggedSetKernel(Mat A, MatJaggedKernel kernel, PetscInt thresh
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, kernel, 2);
   PetscValidLogicalCollectiveInt(A, threshold, 3);
+  PetscCheck(threshold >= 0 || threshold == PETSC_DETERMINE, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Long-row threshold (-mat_jagged_long_row_threshold) must be nonnegative, not %" PetscInt_FMT, threshold);
   PetscUseMethod(A, "MatJaggedSetKernel_C", (Mat, MatJaggedKernel, PetscInt), (A, kernel, threshold));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatJaggedGetKernel - Gets how a jagged-diagonal matrix treats rows much longer than the others
+
+  Not Collective
+
+  Input Parameter:
+. A - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
+
+  Output Parameters:
++ kernel    - `MAT_JAGGED_KERNEL_AUTO`, `MAT_JAGGED_KERNEL_JAGGED` or `MAT_JAGGED_KERNEL_SPLIT` (may be `NULL`)
+- threshold - the threshold `MAT_JAGGED_KERNEL_SPLIT` uses (may be `NULL`)
+
+  Level: intermediate
+
+.seealso: `MatJaggedSetKernel()`, `MatJaggedKernel`, `MATPJDSCUDA`, `MATJDSCUDA`
+@*/
+PetscErrorCode MatJaggedGetKernel(Mat A, MatJaggedKernel *kernel, PetscInt *threshold)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  if (kernel) PetscAssertPointer(kernel, 2);
+  if (threshold) PetscAssertPointer(threshold, 3);
+  PetscUseMethod(A, "MatJaggedGetKernel_C", (Mat, MatJaggedKernel *, PetscInt *), (A, kernel, threshold));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPJDSSetBlockRows - Sets the number of rows a padded jagged-diagonal matrix pads together: each
+  block of that many consecutive rows, in the order of decreasing length, is padded to the longest of them
+
+  Logically Collective
+
+  Input Parameters:
++ A  - a `MATPJDSCUDA` matrix
+- br - the number of rows (b_r), positive; the default is the warp size, 32
+
+  Options Database Key:
+. -mat_pjds_block_rows <32> - the number of rows
+
+  Level: advanced
+
+  Notes:
+  One thread multiplies one row, so a multiple of the warp size keeps the threads of a warp in
+  step; smaller blocks store less padding.
+
+  A change builds the format again at the next product.
+
+.seealso: `MatPJDSGetBlockRows()`, `MATPJDSCUDA`, `MatJaggedGetStorage()`
+@*/
+PetscErrorCode MatPJDSSetBlockRows(Mat A, PetscInt br)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, br, 2);
+  PetscCheck(br > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Rows padded together (-mat_pjds_block_rows) must be positive, not %" PetscInt_FMT, br);
+  PetscUseMethod(A, "MatPJDSSetBlockRows_C", (Mat, PetscInt), (A, br));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPJDSGetBlockRows - Gets the number of rows a padded jagged-diagonal matrix pads together
+
+  Not Collective
+
+  Input Parameter:
+. A - a `MATPJDSCUDA` matrix
+
+  Output Parameter:
+. br - the number of rows (b_r)
+
+  Level: advanced
+
+.seealso: `MatPJDSSetBlockRows()`, `MATPJDSCUDA`
+@*/
+PetscErrorCode MatPJDSGetBlockRows(Mat A, PetscInt *br)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(br, 2);
+  PetscUseMethod(A, "MatPJDSGetBlockRows_C", (Mat, PetscInt *), (A, br));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,15 +249,20 @@ PetscErrorCode MatJaggedSetKernel(Mat A, MatJaggedKernel kernel, PetscInt thresh
 - flg - `PETSC_TRUE` for the host kernels
 
   Options Database Key:
-. -mat_jagged_host - use the host kernels
+. -mat_jagged_host - a global option (read without the matrix's prefix when a jagged matrix is
+                     created, so that the matrices PETSc creates inside its algorithms take it too):
+                     every jagged matrix uses the host kernels
 
   Level: developer
 
-  Note:
-  The host kernels walk the same format as the GPU ones; they are what the tests check the GPU
-  kernels against, and let the types run on a machine without a GPU (with host vectors).
+  Notes:
+  A testing mode: the host kernels walk the same format as the GPU ones; they are what the tests check
+  the GPU kernels against, and let the types run on a machine without a GPU (with host vectors,
+  which `MatCreateVecs()` then gives).
 
-.seealso: `MATPJDSCUDA`, `MATJDSCUDA`
+  The format is built again at the next product.
+
+.seealso: `MatJaggedGetUseHost()`, `MATPJDSCUDA`, `MATJDSCUDA`
 @*/
 PetscErrorCode MatJaggedSetUseHost(Mat A, PetscBool flg)
 {
@@ -178,6 +270,31 @@ PetscErrorCode MatJaggedSetUseHost(Mat A, PetscBool flg)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveBool(A, flg, 2);
   PetscUseMethod(A, "MatJaggedSetUseHost_C", (Mat, PetscBool), (A, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatJaggedGetUseHost - Tells whether a jagged-diagonal matrix runs the host reference kernels instead
+  of the GPU ones
+
+  Not Collective
+
+  Input Parameter:
+. A - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
+
+  Output Parameter:
+. flg - `PETSC_TRUE` for the host kernels
+
+  Level: developer
+
+.seealso: `MatJaggedSetUseHost()`, `MATPJDSCUDA`, `MATJDSCUDA`
+@*/
+PetscErrorCode MatJaggedGetUseHost(Mat A, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(A, "MatJaggedGetUseHost_C", (Mat, PetscBool *), (A, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -8,7 +8,8 @@ solve moves no whole vector per iteration between host and device. Every failed 
   -create <setvalues|dm|load>   how the matrix is made\n\
   -n <32>                       grid points per direction (2D DMDA: n^2 x n)\n\
   -f <file>                     -create load: the PETSc binary file written and then loaded\n\
-  -ksp_types <cg,mpcg,cagmres>  the solvers, each solving twice (the second solve is the one counted)\n\n";
+  -ksp_types <cg,mpcg,cagmres>  the solvers, each solving twice (the second solve is the one counted)\n\
+  -mat_jagged_kernel, -mat_jagged_single   when given, checked on the matrix made\n\n";
 
 #include <petscjagged.h>
 #include <petscdmda.h>
@@ -212,6 +213,23 @@ int main(int argc, char **argv)
   PetscCall(PetscStrendswith(vtype, VECCUDA, &gpu));
   PetscCall(PetscStrendswith(type, MATJDSCUDA, &jagged));
   PetscCheck(jagged, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Give a jagged type (-mat_type or -dm_mat_type pjdscuda|jdscuda), not %s", type);
+  { /* the matrix options given read by MatSetFromOptions(), whichever way it was made */
+    MatJaggedKernel kernel, expect_kernel;
+    PetscBool       single, expect_single;
+
+    PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_jagged_kernel", MatJaggedKernels, (PetscEnum *)&expect_kernel, &flg));
+    if (flg) {
+      PetscCall(MatJaggedGetKernel(A, &kernel, NULL));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s made by %s has the kernel %s of -mat_jagged_kernel %s", type, create, MatJaggedKernels[kernel], MatJaggedKernels[expect_kernel]));
+      PetscCall(Check((PetscBool)(kernel == expect_kernel), msg));
+    }
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_jagged_single", &expect_single, &flg));
+    if (flg) {
+      PetscCall(MatJaggedGetSinglePrecision(A, &single));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s made by %s keeps a single-precision copy: %d, -mat_jagged_single %d", type, create, (int)single, (int)expect_single));
+      PetscCall(Check((PetscBool)(single == expect_single), msg));
+    }
+  }
   if (da) {
     PetscCall(DMSetMatType(da, gpu ? MATAIJCUSPARSE : MATAIJ));
     PetscCall(CreateByDM(da, &R));
@@ -336,6 +354,19 @@ int main(int argc, char **argv)
       test:
          suffix: load_pjds_np1
          args: -create load -mat_type pjdscuda
+      # the matrix options reach the matrix (and its blocks) whichever way it is made
+      test:
+         suffix: setvalues_pjds_options
+         nsize: 2
+         args: -create setvalues -mat_type pjdscuda -mat_jagged_kernel jagged -mat_jagged_single
+      test:
+         suffix: dm_pjds_options
+         nsize: 2
+         args: -create dm -dm_mat_type pjdscuda -mat_jagged_kernel jagged -mat_jagged_single
+      test:
+         suffix: load_jds_options
+         nsize: 2
+         args: -create load -mat_type jdscuda -mat_jagged_kernel jagged -mat_jagged_single
 
    # on the GPU: GPU residency by PETSc's copy counters (the program checks them; the reference keeps its verdicts)
    testset:
@@ -375,5 +406,17 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_load_pjds_np1
          args: -create load -mat_type pjdscuda
+      test:
+         suffix: gpu_setvalues_pjds_options
+         nsize: 2
+         args: -create setvalues -mat_type pjdscuda -mat_jagged_kernel jagged -mat_jagged_single
+      test:
+         suffix: gpu_dm_pjds_options
+         nsize: 2
+         args: -create dm -dm_mat_type pjdscuda -dm_vec_type cuda -mat_jagged_kernel jagged -mat_jagged_single
+      test:
+         suffix: gpu_load_jds_options
+         nsize: 2
+         args: -create load -mat_type jdscuda -mat_jagged_kernel jagged -mat_jagged_single
 
 TEST*/

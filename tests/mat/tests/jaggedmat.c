@@ -254,9 +254,13 @@ int main(int argc, char **argv)
 
   /* MatConvert both ways, MatDuplicate */
   PetscCall(MatConvert(R, type, MAT_INITIAL_MATRIX, &H));
+  PetscCall(MatSetFromOptions(H)); /* the -mat_jagged_* options: a conversion reads none */
   PetscCall(MatJaggedSetUseHost(H, PETSC_TRUE));
   PetscCall(MatJaggedSetSinglePrecision(H, PETSC_TRUE));
-  if (ctx.gpu) PetscCall(MatConvert(R, type, MAT_INITIAL_MATRIX, &G));
+  if (ctx.gpu) {
+    PetscCall(MatConvert(R, type, MAT_INITIAL_MATRIX, &G));
+    PetscCall(MatSetFromOptions(G));
+  }
   PetscCall(MatViewFromOptions(ctx.gpu ? G : H, NULL, "-jagged_view"));
   PetscCall(CheckAll(&ctx, "converted", H, G, R, rnd));
   {
@@ -368,8 +372,12 @@ int main(int argc, char **argv)
     PetscCall(MatDuplicate(R, MAT_COPY_VALUES, &X));
     PetscCall(MatScale(X, 0.5));
     PetscCall(MatConvert(X, type, MAT_INITIAL_MATRIX, &XH));
+    PetscCall(MatSetFromOptions(XH));
     PetscCall(MatJaggedSetUseHost(XH, PETSC_TRUE));
-    if (G) PetscCall(MatConvert(X, type, MAT_INITIAL_MATRIX, &XG));
+    if (G) {
+      PetscCall(MatConvert(X, type, MAT_INITIAL_MATRIX, &XG));
+      PetscCall(MatSetFromOptions(XG));
+    }
     PetscCall(MatAXPY(R, 2.0, X, SAME_NONZERO_PATTERN));
     PetscCall(MatAXPY(H, 2.0, XH, SAME_NONZERO_PATTERN));
     if (G) PetscCall(MatAXPY(G, 2.0, XG, SAME_NONZERO_PATTERN));
@@ -456,7 +464,7 @@ int main(int argc, char **argv)
       test:
          suffix: bad_block_rows
          args: -type seqaijpjdscuda -mat_pjds_block_rows -1
-         filter: Error: grep -o "mat_pjds_block_rows must be positive"
+         filter: Error: grep -E -o "mat_pjds_block_rows\) must be positive, not -1"
 
    test:
       suffix: api_on_aij

@@ -15,6 +15,11 @@
 
 typedef struct {
   MatType                  seqtype;
+  PetscBool                pjds;
+  PetscInt                 block_rows; /* the options, handed to the blocks when they become jagged */
+  MatJaggedKernel          kernel;
+  PetscInt                 threshold;
+  PetscBool                single, host;
   PetscJaggedScalarSingle *ghosts_single; /* the off-process entries of x for MatJaggedMultSingle() */
   PetscInt                 nghosts;
   PetscBool                ghosts_host;
@@ -26,25 +31,36 @@ typedef struct {
   PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIJagged;
 
-/* The diagonal and off-diagonal blocks to the sequential jagged type (they may be unassembled) */
+/* The options of the matrix to one of its jagged blocks */
+static PetscErrorCode MatMPIJaggedSetBlockOptions(Mat A, Mat b)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatJaggedSetUseHost(b, j->host));
+  if (j->pjds) PetscCall(MatPJDSSetBlockRows(b, j->block_rows));
+  PetscCall(MatJaggedSetKernel(b, j->kernel, j->threshold));
+  PetscCall(MatJaggedSetSinglePrecision(b, j->single));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The diagonal and off-diagonal blocks to the sequential jagged type (they may be unassembled), with the matrix's options */
 static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
 {
   Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
   Mat            blocks[2];
-  const char    *prefix;
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
-  PetscCall(MatGetOptionsPrefix(A, &prefix));
   for (Mat b : blocks) {
     PetscBool done;
 
     if (!b) continue;
     PetscCall(PetscObjectTypeCompare((PetscObject)b, j->seqtype, &done));
     if (done) continue;
-    PetscCall(PetscObjectSetOptions((PetscObject)b, ((PetscObject)A)->options)); /* the blocks read the matrix's -mat_jagged_* options */
-    PetscCall(MatSetOptionsPrefix(b, prefix));
+    PetscCall(PetscObjectSetOptions((PetscObject)b, ((PetscObject)A)->options)); /* the options database of the matrix (-mat_jagged_host) */
     PetscCall(MatConvert_SeqAIJ_SeqJagged(b, j->seqtype, MAT_INPLACE_MATRIX, &b));
+    PetscCall(MatMPIJaggedSetBlockOptions(A, b));
     PetscCall(MatBindToCPU(b, A->boundtocpu)); /* the conversion unbinds; a block is bound as its matrix */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -70,35 +86,39 @@ static PetscErrorCode MatAssemblyEnd_MPIJagged(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Applies a setter to both blocks */
+/* Applies a setter to the blocks that are already jagged (the others take the options when they become so) */
 #define MatMPIJaggedForBlocks(A, call) \
   do { \
-    Mat d_, o_; \
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &d_, &o_, NULL)); \
-    PetscCheck(d_ && o_, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first"); \
-    { \
-      Mat b_ = d_; \
-      call; \
-      b_ = o_; \
-      call; \
+    Mat blocks_[2]; \
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks_[0], &blocks_[1], NULL)); \
+    for (Mat b_ : blocks_) { \
+      PetscBool jagged_; \
+      if (!b_) continue; \
+      PetscCall(PetscObjectTypeCompare((PetscObject)b_, ((Mat_MPIJagged *)A->spptr)->seqtype, &jagged_)); \
+      if (jagged_) call; \
     } \
   } while (0)
 
 static PetscErrorCode MatJaggedSetSinglePrecision_MPIJagged(Mat A, PetscBool flg)
 {
   PetscFunctionBegin;
+  ((Mat_MPIJagged *)A->spptr)->single = flg;
   MatMPIJaggedForBlocks(A, PetscCall(MatJaggedSetSinglePrecision(b_, flg)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The diagonal block may have made its copy on first use of MatJaggedMultSingle() */
 static PetscErrorCode MatJaggedGetSinglePrecision_MPIJagged(Mat A, PetscBool *flg)
 {
-  Mat d;
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+  Mat            d;
+  PetscBool      jagged = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &d, NULL, NULL));
-  PetscCheck(d, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix first");
-  PetscCall(MatJaggedGetSinglePrecision(d, flg));
+  if (d) PetscCall(PetscObjectTypeCompare((PetscObject)d, j->seqtype, &jagged));
+  if (jagged) PetscCall(MatJaggedGetSinglePrecision(d, flg));
+  else *flg = j->single;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -107,7 +127,7 @@ static PetscErrorCode MatJaggedGetStorage_MPIJagged(Mat A, PetscCount *nnz, Pets
   PetscCount n = 0, s = 0, nb, sb;
 
   PetscFunctionBegin;
-  MatMPIJaggedForBlocks(A, PetscCall(MatJaggedGetStorage(b_, &nb, &sb)); n += nb; s += sb);
+  MatMPIJaggedForBlocks(A, { PetscCall(MatJaggedGetStorage(b_, &nb, &sb)); n += nb; s += sb; });
   if (nnz) *nnz = n;
   if (stored) *stored = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -115,17 +135,61 @@ static PetscErrorCode MatJaggedGetStorage_MPIJagged(Mat A, PetscCount *nnz, Pets
 
 static PetscErrorCode MatJaggedSetKernel_MPIJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
 {
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
   PetscFunctionBegin;
+  j->kernel = kernel;
+  if (kernel == MAT_JAGGED_KERNEL_SPLIT && threshold != PETSC_DETERMINE) j->threshold = threshold; /* as the blocks keep it */
   MatMPIJaggedForBlocks(A, PetscCall(MatJaggedSetKernel(b_, kernel, threshold)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetKernel_MPIJagged(Mat A, MatJaggedKernel *kernel, PetscInt *threshold)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (kernel) *kernel = j->kernel;
+  if (threshold) *threshold = j->threshold;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatPJDSSetBlockRows_MPIJagged(Mat A, PetscInt br)
+{
+  PetscFunctionBegin;
+  ((Mat_MPIJagged *)A->spptr)->block_rows = br;
+  MatMPIJaggedForBlocks(A, PetscCall(MatPJDSSetBlockRows(b_, br)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatPJDSGetBlockRows_MPIJagged(Mat A, PetscInt *br)
+{
+  PetscFunctionBegin;
+  *br = ((Mat_MPIJagged *)A->spptr)->block_rows;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatJaggedSetUseHost_MPIJagged(Mat A, PetscBool flg)
 {
   PetscFunctionBegin;
+  ((Mat_MPIJagged *)A->spptr)->host = flg;
   MatMPIJaggedForBlocks(A, PetscCall(MatJaggedSetUseHost(b_, flg)));
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(flg ? VECSTANDARD : VECCUDA, &A->defaultvectype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetUseHost_MPIJagged(Mat A, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((Mat_MPIJagged *)A->spptr)->host;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_MPIJagged(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscCall(MatJaggedSetFromOptions_Private(A, (PetscBool)(((Mat_MPIJagged *)A->spptr)->pjds), PetscOptionsObject));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -330,13 +394,35 @@ static PetscErrorCode MatJaggedMultSingle_MPIJagged(Mat A, const PetscJaggedScal
 static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
 {
   PetscFunctionBegin;
+  if (((Mat_MPIJagged *)A->spptr)->pjds) {
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatPJDSSetBlockRows_C", add ? MatPJDSSetBlockRows_MPIJagged : NULL));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatPJDSGetBlockRows_C", add ? MatPJDSGetBlockRows_MPIJagged : NULL));
+  }
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", add ? MatMPIAIJSetPreallocation_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetSinglePrecision_C", add ? MatJaggedSetSinglePrecision_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetKernel_C", add ? MatJaggedGetKernel_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_MPIJagged : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATMPIAIJ's duplicate, whose blocks are duplicates of the blocks of A, with the options of A */
+static PetscErrorCode MatDuplicate_MPIJagged(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr, *jb;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.duplicate(A, op, B));
+  jb             = (Mat_MPIJagged *)(*B)->spptr;
+  jb->block_rows = j->block_rows;
+  jb->kernel     = j->kernel;
+  jb->threshold  = j->threshold;
+  jb->single     = j->single;
+  PetscCall(MatJaggedSetUseHost_MPIJagged(*B, j->host));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -374,9 +460,12 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(type, MATMPIPJDSCUDA, &pjds));
   PetscCall(PetscNew(&j));
-  j->seqtype = pjds ? MATSEQPJDSCUDA : MATSEQJDSCUDA;
-  j->aijops  = *A->ops;
-  A->spptr   = j;
+  j->seqtype    = pjds ? MATSEQPJDSCUDA : MATSEQJDSCUDA;
+  j->pjds       = pjds;
+  j->block_rows = jagged::kDefaultBlockRows;
+  j->kernel     = MAT_JAGGED_KERNEL_AUTO;
+  j->aijops     = *A->ops;
+  A->spptr      = j;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));
   PetscCheck(j->aijpreallocation, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ without MatMPIAIJSetPreallocation_C");
   A->ops->assemblyend = MatAssemblyEnd_MPIJagged;
@@ -386,10 +475,12 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->ops->multtranspose    = MatMultTranspose_MPIJagged;
   A->ops->multtransposeadd = MatMultTransposeAdd_MPIJagged;
   A->ops->bindtocpu        = MatBindToCPU_MPIJagged;
+  A->ops->duplicate        = MatDuplicate_MPIJagged;
+  A->ops->setfromoptions   = MatSetFromOptions_MPIJagged;
   PetscCall(MatBindToCPU_MPIJagged(A, PETSC_FALSE));
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
-  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* as the blocks: see MatSeqJaggedOptionsFromDatabase() */
-  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_jagged_host", &host, NULL));
+  PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* a global option, as for the blocks */
+  j->host = host;
   if (!host) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as MPIAIJCUSPARSE: the device starts with the matrix */
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(host ? VECSTANDARD : VECCUDA, &A->defaultvectype));

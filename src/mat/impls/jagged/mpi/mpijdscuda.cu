@@ -6,7 +6,19 @@
    GPUs: a `MATMPIAIJ` whose diagonal and off-diagonal blocks are `MATSEQJDSCUDA`, with `VECCUDA`
    vectors. `MATJDSCUDA` selects it on more than one process.
 
+   Options Database Keys:
++  -mat_type jdscuda                      - sets the type (the sequential type on one process)
+.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedSetKernel()`
+.  -mat_jagged_long_row_threshold <n>     - with split: rows longer than n go to the CSR part
+.  -mat_jagged_single                     - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
+-  -mat_jagged_host                       - global testing mode, no prefix: the host reference kernels instead of
+                                            the GPU ones, with host vectors, for every jagged matrix, see `MatJaggedSetUseHost()`
+
    Level: beginner
+
+   Note:
+   `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
+   before or after preallocation.
 
 .seealso: `MATSEQJDSCUDA`, `MATJDSCUDA`, `MATMPIPJDSCUDA`, `MATMPIAIJCUSPARSE`
 M*/

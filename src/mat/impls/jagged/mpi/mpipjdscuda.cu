@@ -6,7 +6,20 @@
    NVIDIA GPUs: a `MATMPIAIJ` whose diagonal and off-diagonal blocks are `MATSEQPJDSCUDA`, with
    `VECCUDA` vectors. `MATPJDSCUDA` selects it on more than one process.
 
+   Options Database Keys:
++  -mat_type pjdscuda                     - sets the type (the sequential type on one process)
+.  -mat_pjds_block_rows <32>              - rows padded together (b_r), see `MatPJDSSetBlockRows()`
+.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedSetKernel()`
+.  -mat_jagged_long_row_threshold <n>     - with split: rows longer than n go to the CSR part
+.  -mat_jagged_single                     - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
+-  -mat_jagged_host                       - global testing mode, no prefix: the host reference kernels instead of
+                                            the GPU ones, with host vectors, for every jagged matrix, see `MatJaggedSetUseHost()`
+
    Level: beginner
+
+   Note:
+   `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
+   before or after preallocation.
 
 .seealso: `MATSEQPJDSCUDA`, `MATPJDSCUDA`, `MATMPIJDSCUDA`, `MATMPIAIJCUSPARSE`
 M*/

@@ -3,13 +3,16 @@
 
    The matrix is a MATSEQAIJ whose host CSR stays the master copy. A->spptr holds a jagged-diagonal
    copy (index structure + values, double and optionally single precision) that is rebuilt when the
-   nonzero pattern changes and refreshed, values only, when the values change. Staleness is decided
-   from PETSc's own counters: A->nonzerostate for the pattern, the object state for the values, so
-   every host operation (MatSetValues(), MatZeroRows(), MatSeqAIJGetArray(), ...) is seen.
+   nonzero pattern changes and refreshed, values only, when the values change. A->nonzerostate tells
+   whether the pattern changed; A->offloadmask, as for MATSEQAIJCUSPARSE, whether the values did:
+   MatAssemblyEnd() and the restore of Mat_SeqAIJ's value accessors (MatSeqAIJRestoreArray(),
+   MatSeqAIJRestoreArrayWrite(), which MatSetValues(), MatZeroRows(), MatDiagonalSet(), MatCopy() and
+   the other host operations of MATSEQAIJ write through) set PETSC_OFFLOAD_CPU; a refresh sets
+   PETSC_OFFLOAD_BOTH. The host reference kernels (-mat_jagged_host) keep their copy the same way.
 
    Operations that change values (MatScale(), MatShift(), MatDiagonalScale(), MatZeroEntries(),
    MatAXPY()) run on the host CSR (so factorizations and all other host paths see them) and, when
-   the device copy is current, on the device too, which saves the refresh.
+   the device copy is current, on the device too, which saves the refresh and leaves PETSC_OFFLOAD_BOTH.
 */
 #include <petscdevice_cuda.h>
 #include <petsc/private/vecimpl.h>
@@ -61,8 +64,10 @@ static PetscErrorCode DeviceFree(void *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSeqJaggedFreeValues(Mat_SeqJagged *j)
+static PetscErrorCode MatSeqJaggedFreeValues(Mat A)
 {
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
   PetscFunctionBegin;
   if (j->host) {
     PetscCall(PetscFree(j->vals));
@@ -71,17 +76,19 @@ static PetscErrorCode MatSeqJaggedFreeValues(Mat_SeqJagged *j)
     PetscCall(DeviceFree(j->vals));
     PetscCall(DeviceFree(j->vals_single));
   }
-  j->vals         = NULL;
-  j->vals_single  = NULL;
-  j->values_valid = PETSC_FALSE;
+  j->vals        = NULL;
+  j->vals_single = NULL;
+  A->offloadmask = PETSC_OFFLOAD_UNALLOCATED;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Drops the format and every value array: the next use rebuilds them */
-static PetscErrorCode MatSeqJaggedReset(Mat_SeqJagged *j)
+static PetscErrorCode MatSeqJaggedReset(Mat A)
 {
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
   PetscFunctionBegin;
-  PetscCall(MatSeqJaggedFreeValues(j));
+  PetscCall(MatSeqJaggedFreeValues(A));
   if (j->dformat) {
     PetscCallCUDA(jagged::gpu::DeviceFormatDestroy(j->dformat));
     delete j->dformat;
@@ -106,6 +113,7 @@ static PetscErrorCode MatSeqJaggedGetCSR(Mat A, const int **ia, const int **ja, 
   PetscFunctionBegin;
   PetscCall(MatSeqAIJGetCSRAndMemType(A, &i, &jj, &a, &mtype));
   PetscCheck(mtype == PETSC_MEMTYPE_HOST, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the host CSR of the matrix");
+  PetscCheck(((MatSeqAIJHead *)A->data)->a == a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
   *ia = i;
   *ja = jj;
   *aa = a;
@@ -128,7 +136,7 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MAT_JAGGED_Build, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
-  PetscCall(MatSeqJaggedReset(j));
+  PetscCall(MatSeqJaggedReset(A));
   PetscCall(MatSeqJaggedGetCSR(A, &ia, &ja, &aa));
   format = new (std::nothrow) jagged::Format;
   PetscCheck(format, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
@@ -204,17 +212,15 @@ static PetscErrorCode MatSeqJaggedRefreshValues(Mat A)
       PetscCallCUDA(jagged::gpu::RefreshValues(*j->dformat, HostScalar((const PetscScalar *)dcsr), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
     }
     PetscCallCUDA(cudaFreeAsync(dcsr, stream));
-    A->offloadmask = PETSC_OFFLOAD_BOTH;
   }
-  j->values_valid = PETSC_TRUE;
-  j->values_state = ((PetscObject)A)->state;
+  A->offloadmask = PETSC_OFFLOAD_BOTH;
   PetscCall(PetscLogEventEnd(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   Brings the jagged copy up to date with the host CSR: rebuilds the format when the nonzero
-  pattern changed, refreshes the values when the matrix changed since the last refresh.
+  pattern changed, refreshes the values when the host CSR changed since the last refresh.
 */
 static PetscErrorCode MatSeqJaggedSync_Private(Mat A)
 {
@@ -222,7 +228,7 @@ static PetscErrorCode MatSeqJaggedSync_Private(Mat A)
 
   PetscFunctionBegin;
   if (!j->format || j->format_nzstate != A->nonzerostate) PetscCall(MatSeqJaggedBuildFormat(A));
-  if (!j->values_valid || j->values_state != ((PetscObject)A)->state || (j->single && !j->vals_single)) PetscCall(MatSeqJaggedRefreshValues(A));
+  if (A->offloadmask != PETSC_OFFLOAD_BOTH || (j->single && !j->vals_single)) PetscCall(MatSeqJaggedRefreshValues(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -234,25 +240,40 @@ PetscErrorCode MatSeqJaggedSync(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  After an operation applied to the host CSR and to the jagged values alike: the values stay valid
-  through the pending object-state increases the caller (MatScale() etc.) makes after the operation.
-*/
-static PetscErrorCode MatSeqJaggedValuesKept(Mat A, PetscInt pending)
+/* The host CSR values changed: the jagged copy, if there is one, is out of date */
+static PetscErrorCode MatSeqJaggedHostChanged(Mat A)
 {
-  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
-
   PetscFunctionBegin;
-  j->values_state = ((PetscObject)A)->state + pending;
+  if (A->offloadmask != PETSC_OFFLOAD_UNALLOCATED) A->offloadmask = PETSC_OFFLOAD_CPU;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether a value operation may also run on the jagged copy: it is current and its pattern unchanged */
-static PetscBool MatSeqJaggedCurrent(Mat A, PetscObjectState state_before, PetscObjectState nzstate_before)
+/* Whether the jagged copy holds the values of the host CSR, in the format of its pattern */
+static PetscBool MatSeqJaggedCurrent(Mat A)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
 
-  return (PetscBool)(j->format && j->values_valid && j->values_state == state_before && j->format_nzstate == nzstate_before && A->nonzerostate == nzstate_before);
+  return (PetscBool)(A->offloadmask == PETSC_OFFLOAD_BOTH && j->format && j->format_nzstate == A->nonzerostate);
+}
+
+/*
+  Mat_SeqAIJ's value accessors, as MATSEQAIJCUSPARSE sets them: the host CSR is always current, so getting an
+  array needs nothing; restoring one that may have been written leaves the jagged copy out of date.
+*/
+static PetscErrorCode MatSeqAIJRestoreArray_SeqJagged(Mat A, PetscScalar *array[])
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedHostChanged(A));
+  *array = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatRetrieveValues_SeqJagged(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(((Mat_SeqJagged *)A->spptr)->aijretrievevalues(A));
+  PetscCall(MatSeqJaggedHostChanged(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---------------------------------------------------------------- vectors */
@@ -582,13 +603,14 @@ static PetscErrorCode MatSeqJaggedDemote(Mat A)
 
 static PetscErrorCode MatScale_SeqJagged(Mat A, PetscScalar alpha)
 {
-  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
-  PetscObjectState state   = ((PetscObject)A)->state;
-  PetscObjectState nzstate = A->nonzerostate;
+  Mat_SeqJagged         *j       = (Mat_SeqJagged *)A->spptr;
+  const PetscBool        current = MatSeqJaggedCurrent(A);
+  const PetscObjectState nzstate = A->nonzerostate;
 
   PetscFunctionBegin;
   PetscCall(j->aijops.scale(A, alpha));
-  if (MatSeqJaggedCurrent(A, state, nzstate)) {
+  PetscCall(MatSeqJaggedHostChanged(A));
+  if (current && A->nonzerostate == nzstate) {
     const MatJaggedHostScalar a = *HostScalar(&alpha);
 
     if (j->host) jagged::host::Scale(*j->format, HostScalar(j->vals), a);
@@ -599,20 +621,21 @@ static PetscErrorCode MatScale_SeqJagged(Mat A, PetscScalar alpha)
       PetscCallCUDA(jagged::gpu::Scale(*j->dformat, HostScalar(j->vals), a, stream));
     }
     PetscCall(MatSeqJaggedDemote(A));
-    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatScale() increases the state after this */
+    A->offloadmask = PETSC_OFFLOAD_BOTH;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatShift_SeqJagged(Mat A, PetscScalar alpha)
 {
-  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
-  PetscObjectState state   = ((PetscObject)A)->state;
-  PetscObjectState nzstate = A->nonzerostate;
+  Mat_SeqJagged         *j       = (Mat_SeqJagged *)A->spptr;
+  const PetscBool        current = MatSeqJaggedCurrent(A);
+  const PetscObjectState nzstate = A->nonzerostate;
 
   PetscFunctionBegin;
   PetscCall(j->aijops.shift(A, alpha)); /* inserts missing diagonal entries: then the pattern changed */
-  if (MatSeqJaggedCurrent(A, state, nzstate)) {
+  PetscCall(MatSeqJaggedHostChanged(A));
+  if (current && A->nonzerostate == nzstate) {
     const MatJaggedHostScalar a = *HostScalar(&alpha);
 
     if (j->host) jagged::host::Shift(*j->format, HostScalar(j->vals), a);
@@ -623,25 +646,26 @@ static PetscErrorCode MatShift_SeqJagged(Mat A, PetscScalar alpha)
       PetscCallCUDA(jagged::gpu::Shift(*j->dformat, HostScalar(j->vals), a, stream));
     }
     PetscCall(MatSeqJaggedDemote(A));
-    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatShift() increases the state after this */
+    A->offloadmask = PETSC_OFFLOAD_BOTH;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatDiagonalScale_SeqJagged(Mat A, Vec l, Vec r)
 {
-  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
-  PetscObjectState state   = ((PetscObject)A)->state;
-  PetscObjectState nzstate = A->nonzerostate;
-  PetscBool        ldev = PETSC_TRUE, rdev = PETSC_TRUE;
+  Mat_SeqJagged         *j       = (Mat_SeqJagged *)A->spptr;
+  const PetscBool        current = MatSeqJaggedCurrent(A);
+  const PetscObjectState nzstate = A->nonzerostate;
+  PetscBool              ldev = PETSC_TRUE, rdev = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCall(j->aijops.diagonalscale(A, l, r));
+  PetscCall(MatSeqJaggedHostChanged(A));
   if (!j->host) {
     if (l) PetscCall(PetscObjectTypeCompareAny((PetscObject)l, &ldev, VECSEQCUDA, VECMPICUDA, ""));
     if (r) PetscCall(PetscObjectTypeCompareAny((PetscObject)r, &rdev, VECSEQCUDA, VECMPICUDA, ""));
   }
-  if (MatSeqJaggedCurrent(A, state, nzstate) && ldev && rdev) { /* else the next use refreshes the values */
+  if (current && A->nonzerostate == nzstate && ldev && rdev) { /* else the next use refreshes the values */
     const PetscScalar *la = NULL, *ra = NULL;
 
     if (j->host) {
@@ -661,20 +685,21 @@ static PetscErrorCode MatDiagonalScale_SeqJagged(Mat A, Vec l, Vec r)
       if (r) PetscCall(VecCUDARestoreArrayRead(r, &ra));
     }
     PetscCall(MatSeqJaggedDemote(A));
-    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatDiagonalScale() increases the state after this */
+    A->offloadmask = PETSC_OFFLOAD_BOTH;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatZeroEntries_SeqJagged(Mat A)
 {
-  Mat_SeqJagged   *j       = (Mat_SeqJagged *)A->spptr;
-  PetscObjectState state   = ((PetscObject)A)->state;
-  PetscObjectState nzstate = A->nonzerostate;
+  Mat_SeqJagged         *j       = (Mat_SeqJagged *)A->spptr;
+  const PetscBool        current = MatSeqJaggedCurrent(A);
+  const PetscObjectState nzstate = A->nonzerostate;
 
   PetscFunctionBegin;
   PetscCall(j->aijops.zeroentries(A));
-  if (MatSeqJaggedCurrent(A, state, nzstate)) {
+  PetscCall(MatSeqJaggedHostChanged(A));
+  if (current && A->nonzerostate == nzstate) {
     const size_t n = (size_t)j->format->nslots;
 
     if (j->host) {
@@ -687,7 +712,7 @@ static PetscErrorCode MatZeroEntries_SeqJagged(Mat A)
       PetscCallCUDA(cudaMemsetAsync(j->vals, 0, n * sizeof(PetscScalar), stream));
       if (j->vals_single) PetscCallCUDA(cudaMemsetAsync(j->vals_single, 0, n * sizeof(PetscJaggedScalarSingle), stream));
     }
-    PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatZeroEntries() increases the state after this */
+    A->offloadmask = PETSC_OFFLOAD_BOTH;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -714,18 +739,19 @@ static PetscErrorCode MatSeqJaggedSameSlots(Mat X, Mat Y, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Y += a X; on the jagged values too when X has the same type, pattern and format options */
+/* Y += a X; on the jagged values too when X (not Y itself) has the same type, pattern and format options */
 static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStructure str)
 {
-  Mat_SeqJagged   *jy      = (Mat_SeqJagged *)Y->spptr;
-  PetscObjectState state   = ((PetscObject)Y)->state;
-  PetscObjectState nzstate = Y->nonzerostate;
-  PetscBool        same;
+  Mat_SeqJagged         *jy      = (Mat_SeqJagged *)Y->spptr;
+  const PetscBool        current = MatSeqJaggedCurrent(Y);
+  const PetscObjectState nzstate = Y->nonzerostate;
+  PetscBool              same;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)X, ((PetscObject)Y)->type_name, &same));
   PetscCall(jy->aijops.axpy(Y, alpha, X, str));
-  if (same && str == SAME_NONZERO_PATTERN && MatSeqJaggedCurrent(Y, state, nzstate)) {
+  PetscCall(MatSeqJaggedHostChanged(Y));
+  if (same && X != Y && str == SAME_NONZERO_PATTERN && current && Y->nonzerostate == nzstate) {
     Mat_SeqJagged *jx = (Mat_SeqJagged *)X->spptr;
     PetscBool      slots;
 
@@ -742,7 +768,7 @@ static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStru
         PetscCallCUDA(jagged::gpu::AXPY(jy->format->nslots, HostScalar(jy->vals), a, HostScalar((const PetscScalar *)jx->vals), stream));
       }
       PetscCall(MatSeqJaggedDemote(Y));
-      PetscCall(MatSeqJaggedValuesKept(Y, 0)); /* MatAXPY() adds no state increase of its own */
+      Y->offloadmask = PETSC_OFFLOAD_BOTH;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -756,18 +782,15 @@ static PetscErrorCode MatAssemblyEnd_SeqJagged(Mat A, MatAssemblyType mode)
 
   PetscFunctionBegin;
   PetscCall(j->aijops.assemblyend(A, mode));
+  PetscCall(MatSeqJaggedHostChanged(A)); /* MatSetValues() changed the host values */
   if (mode == MAT_FLUSH_ASSEMBLY || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!j->host) A->offloadmask = PETSC_OFFLOAD_CPU;
-  j->values_valid = PETSC_FALSE; /* MatSetValues() changed the host values without a state increase */
   PetscCall(MatSeqJaggedSync_Private(A)); /* the format when the pattern changed, else the values only */
-  PetscCall(MatSeqJaggedValuesKept(A, 1)); /* MatAssemblyEnd() increases the state after this */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatSeqJaggedSetKernel_Private(Mat_SeqJagged *j, MatJaggedKernel kernel, PetscInt threshold)
 {
   PetscFunctionBegin;
-  PetscCheck(threshold >= 0 || threshold == PETSC_DETERMINE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Long-row threshold must be nonnegative, not %" PetscInt_FMT, threshold);
   j->kernel = kernel;
   switch (kernel) {
   case MAT_JAGGED_KERNEL_AUTO:
@@ -784,33 +807,39 @@ static PetscErrorCode MatSeqJaggedSetKernel_Private(Mat_SeqJagged *j, MatJaggedK
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatJaggedSetUseHost_SeqJagged(Mat, PetscBool);
+/*
+  The options of the jagged types, sequential (pjds: MATSEQPJDSCUDA) and MPI alike, read through their getters and
+  set through their setters. -mat_jagged_host is not one of them: it is read, without a prefix, where the type is
+  created.
+*/
+PetscErrorCode MatJaggedSetFromOptions_Private(Mat A, PetscBool pjds, PetscOptionItems PetscOptionsObject)
+{
+  PetscInt        br, threshold;
+  MatJaggedKernel kernel;
+  PetscBool       single, flg, tflg;
+
+  PetscFunctionBegin;
+  PetscCall(MatJaggedGetKernel(A, &kernel, &threshold));
+  PetscCall(MatJaggedGetSinglePrecision(A, &single));
+  PetscOptionsHeadBegin(PetscOptionsObject, "Jagged-diagonal GPU matrix options");
+  if (pjds) {
+    PetscCall(MatPJDSGetBlockRows(A, &br));
+    PetscCall(PetscOptionsInt("-mat_pjds_block_rows", "Rows padded together to the longest of them (pJDS b_r)", "MatPJDSSetBlockRows", br, &br, &flg));
+    if (flg) PetscCall(MatPJDSSetBlockRows(A, br));
+  }
+  PetscCall(PetscOptionsEnum("-mat_jagged_kernel", "Treatment of rows much longer than the rest", "MatJaggedSetKernel", MatJaggedKernels, (PetscEnum)kernel, (PetscEnum *)&kernel, &flg));
+  PetscCall(PetscOptionsInt("-mat_jagged_long_row_threshold", "With -mat_jagged_kernel split: rows longer than this go to the warp-per-row part", "MatJaggedSetKernel", threshold, &threshold, &tflg));
+  if (flg || tflg) PetscCall(MatJaggedSetKernel(A, kernel, tflg ? threshold : PETSC_DETERMINE));
+  PetscCall(PetscOptionsBool("-mat_jagged_single", "Keep a single-precision copy of the values", "MatJaggedSetSinglePrecision", single, &single, &flg));
+  if (flg) PetscCall(MatJaggedSetSinglePrecision(A, single));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode MatSetFromOptions_SeqJagged(Mat A, PetscOptionItems PetscOptionsObject)
 {
-  Mat_SeqJagged  *j      = (Mat_SeqJagged *)A->spptr;
-  PetscInt        br     = j->options.block_rows, threshold = j->options.long_row_threshold;
-  MatJaggedKernel kernel = j->kernel;
-  PetscBool       host = j->host, single = j->single, flg;
-
   PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "Jagged-diagonal GPU matrix options");
-  if (j->kind == jagged::Kind::PJDS) {
-    PetscCall(PetscOptionsInt("-mat_pjds_block_rows", "Rows padded together to the longest of them (pJDS b_r)", "MATSEQPJDSCUDA", br, &br, &flg));
-    PetscCheck(br > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_pjds_block_rows must be positive, not %" PetscInt_FMT, br);
-  }
-  PetscCall(PetscOptionsEnum("-mat_jagged_kernel", "Treatment of rows much longer than the rest", "MatJaggedSetKernel", MatJaggedKernels, (PetscEnum)kernel, (PetscEnum *)&kernel, NULL));
-  PetscCall(PetscOptionsInt("-mat_jagged_long_row_threshold", "With -mat_jagged_kernel split: rows longer than this go to the warp-per-row part", "MatJaggedSetKernel", threshold, &threshold, NULL));
-  PetscCall(PetscOptionsBool("-mat_jagged_single", "Keep a single-precision copy of the values", "MatJaggedSetSinglePrecision", single, &single, NULL));
-  PetscCall(PetscOptionsBool("-mat_jagged_host", "Run the host reference kernels instead of the GPU ones (testing, machines without a GPU)", "MatJaggedSetUseHost", host, &host, NULL));
-  PetscOptionsHeadEnd();
-  if (br != j->options.block_rows || kernel != j->kernel || threshold != j->options.long_row_threshold) {
-    PetscCall(MatSeqJaggedReset(j));
-    j->options.block_rows = (int)br;
-    PetscCall(MatSeqJaggedSetKernel_Private(j, kernel, threshold));
-  }
-  PetscCall(MatJaggedSetUseHost_SeqJagged(A, host));
-  j->single = single;
+  PetscCall(MatJaggedSetFromOptions_Private(A, (PetscBool)(((Mat_SeqJagged *)A->spptr)->kind == jagged::Kind::PJDS), PetscOptionsObject));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -909,11 +938,40 @@ static PetscErrorCode MatJaggedGetStorage_SeqJagged(Mat A, PetscCount *nnz, Pets
 
 static PetscErrorCode MatJaggedSetKernel_SeqJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
 {
-  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+  Mat_SeqJagged        *j   = (Mat_SeqJagged *)A->spptr;
+  const jagged::Options old = j->options;
 
   PetscFunctionBegin;
   PetscCall(MatSeqJaggedSetKernel_Private(j, kernel, threshold));
-  PetscCall(MatSeqJaggedReset(j));
+  if (j->options.long_rows != old.long_rows || j->options.long_row_threshold != old.long_row_threshold) PetscCall(MatSeqJaggedReset(A)); /* the format is built again */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetKernel_SeqJagged(Mat A, MatJaggedKernel *kernel, PetscInt *threshold)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (kernel) *kernel = j->kernel;
+  if (threshold) *threshold = j->options.long_row_threshold;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatPJDSSetBlockRows_SeqJagged(Mat A, PetscInt br)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (br == j->options.block_rows) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSeqJaggedReset(A));
+  j->options.block_rows = (int)br;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatPJDSGetBlockRows_SeqJagged(Mat A, PetscInt *br)
+{
+  PetscFunctionBegin;
+  *br = ((Mat_SeqJagged *)A->spptr)->options.block_rows;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -923,10 +981,17 @@ static PetscErrorCode MatJaggedSetUseHost_SeqJagged(Mat A, PetscBool flg)
 
   PetscFunctionBegin;
   if (flg == j->host) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatSeqJaggedReset(j));
+  PetscCall(MatSeqJaggedReset(A));
   j->host = flg;
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(flg ? VECSTANDARD : VECCUDA, &A->defaultvectype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetUseHost_SeqJagged(Mat A, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((Mat_SeqJagged *)A->spptr)->host;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -937,7 +1002,7 @@ PetscErrorCode MatSeqJaggedSetOptions(Mat A, const Mat_SeqJagged *src)
 
   PetscFunctionBegin;
   PetscCall(MatJaggedSetUseHost_SeqJagged(A, src->host));
-  if (j->options.block_rows != src->options.block_rows || j->options.long_rows != src->options.long_rows || j->options.long_row_threshold != src->options.long_row_threshold) PetscCall(MatSeqJaggedReset(j));
+  if (j->options.block_rows != src->options.block_rows || j->options.long_rows != src->options.long_rows || j->options.long_row_threshold != src->options.long_row_threshold) PetscCall(MatSeqJaggedReset(A));
   j->options = src->options;
   j->kernel  = src->kernel;
   j->single  = src->single;
@@ -965,7 +1030,9 @@ static PetscErrorCode MatSeqJaggedToSeqAIJ(Mat B)
   PetscFunctionBegin;
   PetscCall(MatSeqJaggedComposeAll(B, ((PetscObject)B)->type_name, PETSC_FALSE));
   *B->ops = j->aijops;
-  PetscCall(MatSeqJaggedReset(j));
+  PetscCall(PetscMemzero(((MatSeqAIJHead *)B->data)->ops, sizeof(MatSeqAIJHeadOps)));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatRetrieveValues_C", j->aijretrievevalues));
+  PetscCall(MatSeqJaggedReset(B));
   PetscCall(PetscFree(B->spptr));
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
@@ -1014,15 +1081,23 @@ static PetscErrorCode MatConvert_SeqAIJCUSPARSE_SeqJagged(Mat A, MatType type, M
 
 static PetscErrorCode MatSeqJaggedComposeAll(Mat B, MatType type, PetscBool add)
 {
-  char name[256];
+  char      name[256];
+  PetscBool pjds;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrcmp(type, MATSEQPJDSCUDA, &pjds));
+  if (pjds) {
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatPJDSSetBlockRows_C", add ? MatPJDSSetBlockRows_SeqJagged : NULL));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatPJDSGetBlockRows_C", add ? MatPJDSGetBlockRows_SeqJagged : NULL));
+  }
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetSinglePrecision_C", add ? MatJaggedSetSinglePrecision_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetSinglePrecision_C", add ? MatJaggedGetSinglePrecision_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetKernel_C", add ? MatJaggedGetKernel_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_SeqJagged : NULL));
   PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaij_C", type));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, name, add ? MatConvert_SeqJagged_SeqAIJ : NULL));
   PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaijcusparse_C", type));
@@ -1040,26 +1115,10 @@ static PetscErrorCode MatDestroy_SeqJagged(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatSeqJaggedComposeAll(A, ((PetscObject)A)->type_name, PETSC_FALSE));
-  PetscCall(MatSeqJaggedReset(j));
+  PetscCall(MatSeqJaggedReset(A));
   A->ops->destroy = j->aijops.destroy;
   PetscCall(PetscFree(A->spptr));
   PetscCall((*A->ops->destroy)(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Reads the format options of the options database (used at creation, where MatSetFromOptions() is not called).
-   The testing mode -mat_jagged_host is also taken without the prefix: the matrices PETSc creates inside its own
-   algorithms (the products of PCGAMG, say) carry prefixes of their own. */
-static PetscErrorCode MatSeqJaggedOptionsFromDatabase(Mat B)
-{
-  PetscBool host = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsGetBool(((PetscObject)B)->options, NULL, "-mat_jagged_host", &host, NULL));
-  PetscCall(MatJaggedSetUseHost_SeqJagged(B, host));
-  PetscObjectOptionsBegin((PetscObject)B);
-  PetscCall(MatSetFromOptions_SeqJagged(B, PetscOptionsObject));
-  PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1068,7 +1127,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
 {
   Mat            B;
   Mat_SeqJagged *j;
-  PetscBool      pjds;
+  MatSeqAIJHead *a;
+  PetscBool      pjds, host = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "Jagged-diagonal matrices need 32-bit PetscInt");
@@ -1091,8 +1151,12 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   j->aijops                     = *B->ops;
   B->spptr                      = j;
   B->offloadmask                = PETSC_OFFLOAD_UNALLOCATED;
+  /* the testing mode is a global option, as -use_gpu_aware_mpi: the matrices PETSc makes inside its own algorithms
+     (those of PCGAMG, say) take it too; the options database is the matrix's (PCSPCG gives its private copy its own) */
+  PetscCall(PetscOptionsGetBool(((PetscObject)B)->options, NULL, "-mat_jagged_host", &host, NULL));
+  j->host = host;
   PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECCUDA, &B->defaultvectype));
+  PetscCall(PetscStrallocpy(host ? VECSTANDARD : VECCUDA, &B->defaultvectype));
 
   B->ops->assemblyend      = MatAssemblyEnd_SeqJagged;
   B->ops->destroy          = MatDestroy_SeqJagged;
@@ -1106,10 +1170,15 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   if (j->aijops.diagonalscale) B->ops->diagonalscale = MatDiagonalScale_SeqJagged;
   if (j->aijops.zeroentries) B->ops->zeroentries = MatZeroEntries_SeqJagged;
   if (j->aijops.axpy) B->ops->axpy = MatAXPY_SeqJagged;
+  /* host value changes through Mat_SeqAIJ's accessors (MatSetValues(), MatZeroRows(), MatCopy(), ...) and MatRetrieveValues() */
+  a                          = (MatSeqAIJHead *)B->data;
+  a->ops->restorearray       = MatSeqAIJRestoreArray_SeqJagged;
+  a->ops->restorearraywrite  = MatSeqAIJRestoreArray_SeqJagged;
+  PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatRetrieveValues_C", &j->aijretrievevalues));
+  if (j->aijretrievevalues) PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatRetrieveValues_C", MatRetrieveValues_SeqJagged));
   PetscCall(MatBindToCPU_SeqJagged(B, PETSC_FALSE));
   PetscCall(MatSeqJaggedComposeAll(B, type, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, type));
-  PetscCall(MatSeqJaggedOptionsFromDatabase(B));
   if (!j->host) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as AIJCUSPARSE: the device starts with the matrix, not inside its first format build */
   if (B->assembled) PetscCall(MatSeqJaggedSync(B));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -12,6 +12,7 @@
 #include "../jaggedformat.hpp"
 #include "../jaggedkernels.cuh"
 #include "../jaggedhost.hpp"
+#include "seqaijhead.h"
 
 #if defined(PETSC_USE_COMPLEX)
   #include <complex>
@@ -29,12 +30,13 @@ typedef struct {
   PetscBool       host;      /* run the host reference twins instead of the GPU kernels */
   struct _MatOps  aijops;    /* MATSEQAIJ's operations, delegated to */
 
+  PetscErrorCode (*aijretrievevalues)(Mat); /* MATSEQAIJ's MatRetrieveValues() */
+
   jagged::Format  *format;         /* index structure, NULL until built */
   PetscObjectState format_nzstate; /* A->nonzerostate the format was built for */
-  PetscBool        values_valid;   /* vals (and vals_single) hold the values of state values_state */
-  PetscObjectState values_state;
 
-  /* values, nslots of them, on the device (or on the host when host is set) */
+  /* values, nslots of them, on the device (or on the host when host is set); A->offloadmask tells whether they
+     are current: PETSC_OFFLOAD_UNALLOCATED (none), PETSC_OFFLOAD_CPU (only the host CSR is) or PETSC_OFFLOAD_BOTH */
   PetscScalar             *vals;
   PetscJaggedScalarSingle *vals_single;
 
@@ -46,6 +48,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSetOptions(Mat, const Mat_SeqJagged *);
+PETSC_INTERN PetscErrorCode MatJaggedSetFromOptions_Private(Mat, PetscBool, PetscOptionItems);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
 PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingle(Mat, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);

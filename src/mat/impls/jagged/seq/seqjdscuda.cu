@@ -16,14 +16,15 @@
 
    Options Database Keys:
 +  -mat_type jdscuda                      - sets the type (the MPI type on more than one process)
-.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedKernel`
+.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedSetKernel()`
 .  -mat_jagged_long_row_threshold <n>     - with split: rows longer than n go to the CSR part
-.  -mat_jagged_single                     - keep a single-precision copy
--  -mat_jagged_host                       - run the host reference kernels (testing, no GPU)
+.  -mat_jagged_single                     - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
+-  -mat_jagged_host                       - global testing mode, no prefix: the host reference kernels instead of
+                                            the GPU ones, with host vectors, for every jagged matrix, see `MatJaggedSetUseHost()`
 
    Level: beginner
 
-.seealso: [](ch_matrices), `MATJDSCUDA`, `MATMPIJDSCUDA`, `MATSEQPJDSCUDA`, `MatJaggedSetSinglePrecision()`
+.seealso: [](ch_matrices), `MATJDSCUDA`, `MATMPIJDSCUDA`, `MATSEQPJDSCUDA`, `MatJaggedSetKernel()`, `MatJaggedSetSinglePrecision()`, `MatJaggedSetUseHost()`
 M*/
 PETSC_EXTERN PetscErrorCode MatCreate_SeqJDSCUDA(Mat B)
 {

@@ -9,30 +9,36 @@
    block, and the entries are stored jagged diagonal by jagged diagonal, so that one thread per row
    reads coalesced values and column indices and all threads of a warp run the same number of
    iterations (Kreutzer et al., "Sparse matrix-vector multiplication on GPGPU clusters: a new storage
-   format and a scalable implementation", 2012). Rows much longer than the rest go to a CSR part
-   multiplied by a warp (or a thread block) per row, so power-law and arrow matrices keep their speed.
+   format and a scalable implementation", 2012). Rows much longer than the rest (power-law and arrow
+   matrices) may go to a CSR part multiplied by a warp (or a thread block) per row, see `MatJaggedKernel`.
 
    The matrix is a `MATSEQAIJ` whose host CSR stays the master copy: preallocation, `MatSetValues()`,
    `MatZeroRows()`, `MatGetRow()`, factorizations and every operation without a GPU implementation
    run on it. `MatAssemblyEnd()` builds the pJDS structure on the device, or refreshes only the
-   values when the nonzero pattern did not change. `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`,
+   values when the nonzero pattern did not change; so does the next product after a change of the
+   host values through `MatSeqAIJGetArray()` and the other accessors of `MATSEQAIJ`. `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`,
    `MatMultTransposeAdd()` and `MatGetDiagonal()` run on the GPU; `MatScale()`, `MatShift()`,
    `MatDiagonalScale()`, `MatZeroEntries()` and `MatAXPY()` (same pattern) update both copies.
 
    Options Database Keys:
-+  -mat_type pjdscuda                  - sets the type (the MPI type on more than one process)
-.  -mat_pjds_block_rows <32>           - rows padded together (b_r)
-.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedKernel`
-.  -mat_jagged_long_row_threshold <n>  - with split: rows longer than n go to the CSR part
-.  -mat_jagged_single                  - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
--  -mat_jagged_host                    - run the host reference kernels (testing, no GPU)
++  -mat_type pjdscuda                     - sets the type (the MPI type on more than one process)
+.  -mat_pjds_block_rows <32>              - rows padded together (b_r), see `MatPJDSSetBlockRows()`
+.  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedSetKernel()`
+.  -mat_jagged_long_row_threshold <n>     - with split: rows longer than n go to the CSR part
+.  -mat_jagged_single                     - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
+-  -mat_jagged_host                       - global testing mode, no prefix: the host reference kernels instead of
+                                            the GPU ones, with host vectors, for every jagged matrix, see `MatJaggedSetUseHost()`
 
    Level: beginner
 
-   Note:
+   Notes:
    Vectors must be `VECCUDA` (`MatCreateVecs()` gives them). Uses 32-bit indices.
 
-.seealso: [](ch_matrices), `MATPJDSCUDA`, `MATMPIPJDSCUDA`, `MATSEQJDSCUDA`, `MATAIJCUSPARSE`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`
+   `MatSetFromOptions()` reads the options, under the matrix's prefix; a matrix PETSc creates by
+   `MatConvert()`, `MatDuplicate()` or a product reads none (a duplicate takes those of its original).
+
+.seealso: [](ch_matrices), `MATPJDSCUDA`, `MATMPIPJDSCUDA`, `MATSEQJDSCUDA`, `MATAIJCUSPARSE`, `MatPJDSSetBlockRows()`, `MatJaggedSetKernel()`,
+          `MatJaggedSetSinglePrecision()`, `MatJaggedSetUseHost()`, `MatJaggedMultSingle()`
 M*/
 PETSC_EXTERN PetscErrorCode MatCreate_SeqPJDSCUDA(Mat B)
 {
