@@ -319,7 +319,7 @@ int main(int argc, char **argv)
    test:
       suffix: view
       args: -problem poisson2d -n 20 -mpcg_view
-      filter: grep -E -o "double accuracy reached|type: mpcg|type: spcg|inner \(single precision\) iterations since set-up: [1-9]|single-precision copy: DIA, [48]-byte values on 5 diagonals, no column indices|inner search direction continued|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/"
+      filter: grep -E -o "double accuracy reached|type: mpcg|type: spcg|inner \(single precision\) iterations since set-up: [1-9]|single-precision copy: DIA, [48]-byte values on 5 diagonals, no column indices|inner search direction continued|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E -e "s/[48]-byte/4 or 8-byte/" -e "s/set-up: [1-9]$/set-up: N > 0/"
    test:
       suffix: view_csr
       args: -problem poisson3d -n 12 -mpcg_pc_spcg_format csr -mpcg_view
@@ -332,7 +332,7 @@ int main(int argc, char **argv)
    test:
       suffix: view_pjds_auto
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
-      filter: grep -E -o "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte values/4 or 8-byte values/"
+      filter: grep -E -o "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E -e "s/[48]-byte values/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
    test:
       suffix: spcg_dia_too_many
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_format dia
