@@ -1184,17 +1184,40 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc's own factorizations of MATSEQAIJ, registered for the jagged types (MatSeqJaggedRegisterFactors()).
+   The factor is a MATSEQAIJ; its symbolic factorization copies the function list of the matrix it
+   factors (MatDuplicateNoCreate_SeqAIJ()), so the factor's destroy removes the jagged types' functions
+   again, which MATSEQAIJ's destroy does not know (-checkfunctionlist). */
+static PetscErrorCode (*MatGetFactor_SeqAIJ_PETSc[4])(Mat, MatFactorType, Mat *);
+static PetscErrorCode (*MatDestroy_SeqAIJFactor)(Mat);
+
+static PetscErrorCode MatDestroy_SeqJaggedFactor(Mat F)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedComposeAll(F, MATSEQPJDSCUDA, PETSC_FALSE));
+  PetscCall(MatSeqJaggedComposeAll(F, MATSEQJDSCUDA, PETSC_FALSE));
+  PetscCall(MatDestroy_SeqAIJFactor(F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetFactor_SeqJagged_PETSc(Mat A, MatFactorType ft, Mat *F)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGetFactor_SeqAIJ_PETSc[ft - MAT_FACTOR_LU](A, ft, F));
+  MatDestroy_SeqAIJFactor = (*F)->ops->destroy;
+  (*F)->ops->destroy      = MatDestroy_SeqJaggedFactor;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Registers PETSc's own LU/ILU/Cholesky/ICC (those of MATSEQAIJ, which read the host CSR) for a jagged type */
 PetscErrorCode MatSeqJaggedRegisterFactors(MatType type)
 {
-  const MatFactorType ftypes[] = {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC};
+  const MatFactorType ftypes[] = {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC};
 
   PetscFunctionBegin;
   for (MatFactorType ft : ftypes) {
-    PetscErrorCode (*create)(Mat, MatFactorType, Mat *) = NULL;
-
-    PetscCall(MatSolverTypeGet(MATSOLVERPETSC, MATSEQAIJ, ft, NULL, NULL, &create));
-    if (create) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, type, ft, create));
+    PetscCall(MatSolverTypeGet(MATSOLVERPETSC, MATSEQAIJ, ft, NULL, NULL, &MatGetFactor_SeqAIJ_PETSc[ft - MAT_FACTOR_LU]));
+    if (MatGetFactor_SeqAIJ_PETSc[ft - MAT_FACTOR_LU]) PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, type, ft, MatGetFactor_SeqJagged_PETSc));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
