@@ -323,7 +323,8 @@ int main(int argc, char **argv)
    # Every CA-GMRES solve: converged, true relative residual <= rtol, iterations within 10% + 5 of
    # KSPGMRES(m) (classical Gram-Schmidt, same PC and side: right unless -side left, where the residuals
    # are the preconditioned ones), error <= 10 x GMRES's + 10 rtol; the reference output ends with
-   # "all N checks passed".
+   # "all N checks passed". Complex builds draw complex random vectors, a different problem: their
+   # iteration counts are in the alternative outputs output/cagmrestest_<suffix>_alt.out.
    test:
       suffix: sweep_cd2
       args: -problem cd2 -n 32 -sweep
@@ -397,6 +398,8 @@ int main(int argc, char **argv)
       suffix: young1c
       requires: complex
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/young1c.mtx -pc jacobi -check_error 0 -sweep -smin 10 -smax 10
+      # about 5000 iterations, their count depending on rounding: masked (the program checks them against GMRES's)
+      filter: sed -E "s/[0-9]+ iterations .gmres [0-9]+./N iterations (gmres N)/"
 
    test:
       # CholQR breaks down on the monomial basis: CAQR for those blocks; the solve converges (within twice GMRES's iterations + 5)

@@ -458,7 +458,8 @@ int main(int argc, char **argv)
    # output holds "matpowers checks passed" (and, with -view, the kernel's view).
    # Tests whose shifts depend on the scalar type come twice: real builds take real shifts with complex
    # conjugate pairs (-shifts pair, one pair cut at the end of a call), complex builds complex shifts
-   # (-shifts complex, suffix _complex).
+   # (-shifts complex, suffix _complex); both print the same lines (numbers with a decimal point aside), so
+   # the complex tests use the real tests' reference outputs.
    testset:
       requires: !complex
       args: -shifts pair
@@ -541,70 +542,88 @@ int main(int argc, char **argv)
       test:
          suffix: random_ghosted_np1_complex
          args: -s 10 -mpk_mat_powers_type ghosted -check_info
+         output_file: output/matpowerstest_random_ghosted_np1.out
       test:
          suffix: random_ghosted_np2_complex
          nsize: 2
          args: -s 10 -mpk_mat_powers_type ghosted -check_info
+         output_file: output/matpowerstest_random_ghosted_np2.out
       test:
          suffix: random_ghosted_np4_complex
          nsize: 4
          args: -s 10 -mpk_mat_powers_type ghosted -check_info
+         output_file: output/matpowerstest_random_ghosted_np4.out
       test:
          suffix: random_plain_np4_complex
          nsize: 4
          args: -s 10 -mpk_mat_powers_type plain -check_info
+         output_file: output/matpowerstest_random_plain_np4.out
       test:
          suffix: random_jacobi_abs_np2_complex
          nsize: 2
          args: -s 8 -use_pc -pc_type jacobi -pc_jacobi_abs -mpk_mat_powers_type ghosted
+         output_file: output/matpowerstest_random_jacobi_abs_np2.out
       test:
          suffix: convdiff_jacobi_np4_complex
          nsize: 4
          args: -problem convdiff -n 24 -s 5 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -check_info
+         output_file: output/matpowerstest_convdiff_jacobi_np4.out
       test:
          suffix: change_values_np2_complex
          nsize: 2
          args: -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values
+         output_file: output/matpowerstest_change_values_np2.out
       test:
          suffix: left_jacobi_ghosted_np2_complex
          nsize: 2
          args: -s 8 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -change values
+         output_file: output/matpowerstest_left_jacobi_ghosted_np2.out
       test:
          suffix: left_convdiff_jacobi_np4_complex
          nsize: 4
          args: -problem convdiff -n 24 -s 5 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted
+         output_file: output/matpowerstest_left_convdiff_jacobi_np4.out
       test:
          suffix: left_bjacobi_np2_complex
          nsize: 2
          args: -s 4 -use_pc -pc_type bjacobi -side left
+         output_file: output/matpowerstest_left_bjacobi_np2.out
       test:
          suffix: convdiff_auto_np2_complex
          nsize: 2
          args: -problem convdiff -n 40 -s 4 -expect_type ghosted -check_info -view
+         output_file: output/matpowerstest_convdiff_auto_np2.out
       test:
          suffix: bjacobi_fallback_np2_complex
          nsize: 2
          args: -s 4 -use_pc -pc_type bjacobi -mpk_mat_powers_type ghosted -view
+         output_file: output/matpowerstest_bjacobi_fallback_np2.out
       test:
          suffix: shell_fallback_np2_complex
          nsize: 2
          args: -shell -s 4 -mpk_mat_powers_type ghosted -view
+         output_file: output/matpowerstest_shell_fallback_np2.out
       test:
          suffix: pjds_host_np2_complex
          nsize: 2
          args: -mat_type pjdscuda -mat_jagged_host -problem convdiff -n 40 -s 4 -use_pc -pc_type jacobi -expect_type ghosted -view
+         output_file: output/matpowerstest_pjds_host_np2.out
       test:
          suffix: dia_jacobi_np1_complex
          args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -change values -view
+         output_file: output/matpowerstest_dia_jacobi_np1.out
       test:
          suffix: dia_left_np1_complex
          args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         output_file: output/matpowerstest_dia_left_np1.out
       test:
          suffix: dia_off_np1_complex
          args: -problem convdiff -n 12 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_dia 0 -view
+         output_file: output/matpowerstest_dia_off_np1.out
       test:
          suffix: dia_random_csr_np1_complex
          args: -s 6 -mpk_mat_powers_type plain -view
+         output_file: output/matpowerstest_dia_random_csr_np1.out
 
    # the same in both scalar types
    test:
