@@ -844,6 +844,11 @@ PetscErrorCode KSPCAGMRESGetMaxBreakdowns(KSP ksp, PetscInt *n)
    unpreconditioned norm. The matrix-powers kernel costs the same either way (`MatPowersSetPCSide()`).
    `KSPGMRESSetRestart()` works.
 
+   References:
++  * - I. Yamazaki, H. Anzt, S. Tomov, M. Hoemmen and J. Dongarra, Improving the performance of CA-GMRES on multicores
+       with multiple GPUs, IEEE IPDPS, 2014
+-  * - M. Hoemmen, Communication-avoiding Krylov subspace methods, PhD thesis, University of California, Berkeley, 2010
+
 .seealso: `KSPGMRES`, `KSPCAGMRESSetBlockSize()`, `KSPCAGMRESSetBasis()`, `KSPCAGMRESSetOrthogonalization()`,
           `KSPCAGMRESSetBlockOrthogonalization()`, `KSPCAGMRESSetMaxBreakdowns()`, `KSPOrthogonalizationSetCGSRefinementType()`, `MatCreateMatrixPowers()`
 M*/

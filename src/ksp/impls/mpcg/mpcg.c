@@ -466,6 +466,10 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    A slowly converging solve, however slow, is never stopped as stagnated; it ends at the iteration
    limit with `KSP_DIVERGED_ITS` as `KSPCG` would.
 
+   References:
++  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer
+-  * - Y. Notay, Flexible conjugate gradients, SIAM J. Sci. Comput. 22(4), 1444-1460, 2000
+
 .seealso: `PCSPCG`, `PCSPCGSetInnerPC()`, `KSPMPCGSetTruncation()`, `KSPMPCGSetStagnationIterations()`, `KSPMPCGSetContinueInner()`,
           `KSPMPCGSetSingleInner()`, `KSPFCG`, `KSPCG`, `MatJaggedSetSinglePrecision()`
 M*/

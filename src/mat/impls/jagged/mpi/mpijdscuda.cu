@@ -20,6 +20,9 @@
    `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
    before or after preallocation.
 
+   References:
+.  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer
+
 .seealso: `MATSEQJDSCUDA`, `MATJDSCUDA`, `MATMPIPJDSCUDA`, `MATMPIAIJCUSPARSE`
 M*/
 PETSC_EXTERN PetscErrorCode MatCreate_MPIJDSCUDA(Mat B)

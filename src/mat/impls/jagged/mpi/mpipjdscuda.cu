@@ -21,6 +21,10 @@
    `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
    before or after preallocation.
 
+   References:
+.  * - M. Kreutzer, G. Hager, G. Wellein, H. Fehske, A. Basermann and A. R. Bishop, Sparse matrix-vector multiplication
+       on GPGPU clusters: a new storage format and a scalable implementation, IEEE IPDPS Workshops, 2012
+
 .seealso: `MATSEQPJDSCUDA`, `MATPJDSCUDA`, `MATMPIJDSCUDA`, `MATMPIAIJCUSPARSE`
 M*/
 PETSC_EXTERN PetscErrorCode MatCreate_MPIPJDSCUDA(Mat B)

@@ -24,6 +24,9 @@
 
    Level: beginner
 
+   References:
+.  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer
+
 .seealso: [](ch_matrices), `MATJDSCUDA`, `MATMPIJDSCUDA`, `MATSEQPJDSCUDA`, `MatJaggedSetKernel()`, `MatJaggedSetSinglePrecision()`, `MatJaggedSetUseHost()`
 M*/
 PETSC_EXTERN PetscErrorCode MatCreate_SeqJDSCUDA(Mat B)

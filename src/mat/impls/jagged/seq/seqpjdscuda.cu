@@ -37,6 +37,10 @@
    `MatSetFromOptions()` reads the options, under the matrix's prefix; a matrix PETSc creates by
    `MatConvert()`, `MatDuplicate()` or a product reads none (a duplicate takes those of its original).
 
+   References:
+.  * - M. Kreutzer, G. Hager, G. Wellein, H. Fehske, A. Basermann and A. R. Bishop, Sparse matrix-vector multiplication
+       on GPGPU clusters: a new storage format and a scalable implementation, IEEE IPDPS Workshops, 2012
+
 .seealso: [](ch_matrices), `MATPJDSCUDA`, `MATMPIPJDSCUDA`, `MATSEQJDSCUDA`, `MATAIJCUSPARSE`, `MatPJDSSetBlockRows()`, `MatJaggedSetKernel()`,
           `MatJaggedSetSinglePrecision()`, `MatJaggedSetUseHost()`, `MatJaggedMultSingle()`
 M*/
