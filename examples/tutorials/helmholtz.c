@@ -231,6 +231,7 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_np2
          requires: cuda_device
+         timeoutfactor: 3
          nsize: 2
          args: -n 24 -mat_types jdscuda,pjdscuda -pc_type jacobi -use_gpu_aware_mpi 0
 

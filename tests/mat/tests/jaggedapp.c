@@ -371,6 +371,7 @@ int main(int argc, char **argv)
    # on the GPU: GPU residency by PETSc's copy counters (the program checks them; the reference keeps its verdicts)
    testset:
       requires: cuda_device
+      timeoutfactor: 5
       args: -use_gpu_aware_mpi 0 -f app.bin
       filter: grep -E -o "FAILED.*|^[a-z]+ with [a-z]+: CONVERGED_[A-Z]+|the second solve moved|checks passed, [0-9]+ failed"
       test:
