@@ -250,7 +250,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -type pjdscuda -gpu -use_gpu_aware_mpi 0 -m 20000
-      filter: grep -E -o "moved only ghost values between host and device|on [0-9] processes: [0-9]+ checks passed" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      filter: grep -E -o "moved only ghost values between host and device|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
       test:
          suffix: gpu_pjds_np1
       test:
