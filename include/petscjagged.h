@@ -152,6 +152,7 @@ PETSC_EXTERN PetscErrorCode KSPMPCGSetContinueInner(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPMPCGGetContinueInner(KSP, PetscBool *);
 PETSC_EXTERN PetscErrorCode KSPMPCGSetSingleInner(KSP, PetscBool);
 PETSC_EXTERN PetscErrorCode KSPMPCGGetSingleInner(KSP, PetscBool *);
+PETSC_EXTERN PetscErrorCode KSPMPCGGetInnerIterations(KSP, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPMonitorMPCG(KSP, PetscInt, PetscReal, PetscViewerAndFormat *);
 
 /*

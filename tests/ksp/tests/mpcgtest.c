@@ -1,10 +1,14 @@
 static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, error against KSPCG's, breakdowns.\n\
-  -problem <poisson2d|poisson3d|aniso|mtx|negdef|indefinite|nan>  (negdef: the negative 2D Laplacian)\n\
+  -problem <poisson2d|poisson3d|aniso|mtx|negdef|indefinite|nan|dirichlet1|seed004|ex45>  (negdef: the negative 2D Laplacian;\n\
+                ex45: PETSc's ksp ex45 operator, a 3D Laplacian on a DMDA whose boundary rows are identity rows scaled, their columns kept)\n\
   -n <32>       grid points per direction\n\
+  -mg_levels <l>  with -pc mg: the levels of PCMG (on the DMDA of -problem ex45)\n\
+  -inner_ratio <r>  MPCG's inner iterations (each one inner PC application) must be at most r times CG's iterations\n\
   -f <file>     Matrix Market file (real symmetric; -problem mtx)\n\
   -rtol <1e-12> relative tolerance of both solves\n\
   -expect_breakdown  mpcg must end with a divergence reason\n\n";
 
+#include <petscdmda.h>
 #include <petscjagged.h>
 #include "mtxload.h"
 
@@ -29,6 +33,49 @@ static PetscErrorCode Laplacian(PetscInt d, PetscInt n, PetscReal eps, Mat *A)
     }
     PetscCall(MatSetValue(*A, r, r, diag, INSERT_VALUES));
   }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The operator of PETSc's ksp ex45 on an n^3 DMDA, made as ex45 makes it: DMCreateMatrix() and MatSetValuesStencil(),
+  the boundary rows holding only their diagonal while the interior rows keep their couplings to the boundary
+  points (not symmetric)
+*/
+static PetscErrorCode Ex45Operator(PetscInt n, DM *da, Mat *A)
+{
+  PetscInt        xs, ys, zs, xm, ym, zm;
+  const PetscReal h = 1.0 / (n - 1);
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMSetFromOptions(*da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMCreateMatrix(*da, A));
+  PetscCall(DMDAGetCorners(*da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil  row = {k, j, i, 0}, col[7];
+        PetscScalar v[7];
+        PetscInt    nc = 0;
+
+        if (i && j && k && i < n - 1 && j < n - 1 && k < n - 1) {
+          const PetscInt d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+
+          for (PetscInt e = 0; e < 6; e++) {
+            col[nc].k   = k + d[e][0];
+            col[nc].j   = j + d[e][1];
+            col[nc].i   = i + d[e][2];
+            col[nc].c   = 0;
+            v[nc++]     = -h;
+          }
+        }
+        col[nc] = row;
+        v[nc++] = 6 * h;
+        PetscCall(MatSetValuesStencil(*A, 1, &row, nc, col, v, INSERT_VALUES));
+      }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -68,23 +115,36 @@ static PetscErrorCode Seed004(PetscInt n, Vec b, Vec u)
 }
 
 /*
-  Solves A x = b with the given KSP type and PC; returns the true relative residual and the error
-  against xe: relative in the 2-norm, or (maxnorm) absolute in the max norm
+  Solves A x = b with the given KSP type and PC (on the DMDA da, without letting it compute the operator, when
+  da is given: PCMG takes its levels from it); returns the true relative residual, the error against xe:
+  relative in the 2-norm, or (maxnorm) absolute in the max norm, the iterations and (KSPMPCG) the inner iterations
 */
-static PetscErrorCode SolveWith(Mat A, Vec b, Vec xe, KSPType type, PCType pctype, PetscReal rtol, PetscBool maxnorm, PetscReal *relres, PetscReal *err, KSPConvergedReason *reason)
+static PetscErrorCode SolveWith(Mat A, DM da, Vec b, Vec xe, KSPType type, PCType pctype, PetscInt mglevels, PetscReal rtol, PetscBool maxnorm, PetscReal *relres, PetscReal *err, KSPConvergedReason *reason, PetscInt *its, PetscInt *inner)
 {
   KSP       ksp;
   Vec       x, r;
   PetscReal nb;
+  PetscBool ismpcg;
 
   PetscFunctionBeginUser;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
+  if (da) {
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(KSPSetDMActive(ksp, KSP_DMACTIVE_ALL, PETSC_FALSE));
+  }
   PetscCall(KSPSetType(ksp, type));
   if (pctype) {
-    PC pc;
+    PC        pc;
+    PetscBool ismg;
+
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, pctype));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+    if (ismg && mglevels > 1) {
+      PetscCall(PCMGSetLevels(pc, mglevels, NULL));
+      PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_BOTH)); /* coarse operators from the interpolation of the DMDA */
+    }
   }
   PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED)); /* both stop on ||b - A x|| <= rtol ||b|| */
   PetscCall(KSPSetTolerances(ksp, rtol, PETSC_SMALL * 1e-30, PETSC_CURRENT, 20000));
@@ -104,11 +164,11 @@ static PetscErrorCode SolveWith(Mat A, Vec b, Vec xe, KSPType type, PCType pctyp
   PetscCall(VecNorm(x, maxnorm ? NORM_INFINITY : NORM_2, err));
   PetscCall(VecNorm(xe, NORM_2, &nb));
   if (!maxnorm) *err /= nb;
-  {
-    PetscInt its;
-    PetscCall(KSPGetIterationNumber(ksp, &its));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-5s %s: %s, %" PetscInt_FMT " iterations, true relative residual %.2e, %s error %.4e\n", type, pctype ? pctype : "default PC", KSPConvergedReasons[*reason], its, (double)*relres, maxnorm ? "max-norm" : "relative", (double)*err));
-  }
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPMPCG, &ismpcg));
+  *inner = 0;
+  if (ismpcg) PetscCall(KSPMPCGGetInnerIterations(ksp, NULL, inner));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-5s %s: %s, %" PetscInt_FMT " iterations, true relative residual %.2e, %s error %.4e\n", type, pctype ? pctype : "default PC", KSPConvergedReasons[*reason], *its, (double)*relres, maxnorm ? "max-norm" : "relative", (double)*err));
   PetscCall(KSPViewFromOptions(ksp, NULL, "-view"));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
@@ -119,9 +179,10 @@ static PetscErrorCode SolveWith(Mat A, Vec b, Vec xe, KSPType type, PCType pctyp
 int main(int argc, char **argv)
 {
   char               problem[32] = "poisson2d", file[PETSC_MAX_PATH_LEN] = "", pc[32] = "";
-  PetscInt           n           = 32;
-  PetscReal          rtol = 1e-12, res, err, rescg, errcg, ratio = 10;
+  PetscInt           n           = 32, mglevels = 0, its, inner, itscg, innercg;
+  PetscReal          rtol = 1e-12, res, err, rescg, errcg, ratio = 10, innerratio = 0;
   PetscBool          seed004, pcset;
+  DM                 da = NULL;
   Mat                A;
   Vec                xe, b;
   PetscRandom        rnd;
@@ -137,6 +198,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-error_ratio", &ratio, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc", pc, sizeof(pc), &pcset));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mg_levels", &mglevels, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-inner_ratio", &innerratio, NULL));
   PetscCall(PetscStrcmp(problem, "seed004", &seed004));
   PetscCall(PetscStrcmpAny(problem, &breakdown, "indefinite", "nan", ""));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_breakdown", &breakdown, NULL));
@@ -144,6 +207,7 @@ int main(int argc, char **argv)
   if (!strcmp(problem, "poisson3d")) PetscCall(Laplacian(3, n, 1.0, &A));
   else if (!strcmp(problem, "aniso")) PetscCall(Laplacian(2, n, 1e-2, &A));
   else if (!strcmp(problem, "mtx")) PetscCall(ReadSymmetricMM(file, &A));
+  else if (!strcmp(problem, "ex45")) PetscCall(Ex45Operator(n, &da, &A));
   else PetscCall(Laplacian(2, n, 1.0, &A));
   if (!strcmp(problem, "dirichlet1")) { /* the rows of the points at x = 0 become identity rows; their columns stay */
     PetscInt rstart, rend, nrows = 0, *rows;
@@ -173,18 +237,23 @@ int main(int argc, char **argv)
   }
   if (!strcmp(problem, "nan")) PetscCall(VecFlag(b, PETSC_TRUE));
 
-  PetscCall(SolveWith(A, b, xe, KSPMPCG, pcset ? pc : NULL, rtol, seed004, &res, &err, &reason));
+  PetscCall(SolveWith(A, da, b, xe, KSPMPCG, pcset ? pc : NULL, mglevels, rtol, seed004, &res, &err, &reason, &its, &inner));
   if (!breakdown) {
-    PetscCall(SolveWith(A, b, xe, KSPCG, pcset ? pc : PCJACOBI, rtol, seed004, &rescg, &errcg, &reasoncg));
+    PetscCall(SolveWith(A, da, b, xe, KSPCG, pcset ? pc : PCJACOBI, mglevels, rtol, seed004, &rescg, &errcg, &reasoncg, &itscg, &innercg));
     PetscCheck(reasoncg > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "the reference CG did not converge: %s", KSPConvergedReasons[reasoncg]);
     PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg did not converge: %s", KSPConvergedReasons[reason]);
     PetscCheck(res <= 2 * rtol, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg true relative residual %g above %g", (double)res, (double)rtol);
     PetscCheck(err <= ratio * errcg + 10 * PETSC_MACHINE_EPSILON, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg error %g above %g times CG's %g", (double)err, (double)ratio, (double)errcg);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "double accuracy reached: residual %.2e, error %.2e (CG %.2e)\n", (double)res, (double)err, (double)errcg));
+    if (innerratio > 0) {
+      PetscCheck(inner <= innerratio * itscg, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg ran %" PetscInt_FMT " inner iterations, more than %g times CG's %" PetscInt_FMT, inner, (double)innerratio, itscg);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inner iterations %" PetscInt_FMT " <= %.1f x CG's %" PetscInt_FMT "\n", inner, (double)innerratio, itscg));
+    }
   } else PetscCheck(reason < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "mpcg reported %s on a problem it cannot solve", KSPConvergedReasons[reason]);
   PetscCall(VecDestroy(&xe));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());
   return 0;
@@ -299,6 +368,31 @@ int main(int argc, char **argv)
       suffix: slow_inner
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -rtol 1e-10 -pc jacobi -mpcg_pc_spcg_max_it 1
 
+   # PETSc's ksp ex45 operator (boundary rows eliminated on one side: not symmetric) with Jacobi, ILU (block Jacobi
+   # on 2 processes) and PCMG: MPCG's inner iterations, one inner PC application each, at most twice CG's iterations
+   # with the same PC (the program checks it; d07f851 ran 3879, 185 and 72 inner iterations here)
+   test:
+      suffix: ex45_jacobi
+      args: -problem ex45 -n 24 -pc jacobi -rtol 1e-10 -inner_ratio 2
+   test:
+      suffix: ex45_ilu
+      args: -problem ex45 -n 33 -pc ilu -rtol 1e-10 -inner_ratio 2
+   test:
+      suffix: ex45_mg
+      args: -problem ex45 -n 33 -pc mg -mg_levels 3 -rtol 1e-10 -inner_ratio 2
+   test:
+      suffix: ex45_jacobi_np2
+      nsize: 2
+      args: -problem ex45 -n 24 -pc jacobi -rtol 1e-10 -inner_ratio 2
+   test:
+      suffix: ex45_bjacobi_np2
+      nsize: 2
+      args: -problem ex45 -n 33 -pc bjacobi -rtol 1e-10 -inner_ratio 2
+   test:
+      suffix: ex45_mg_np2
+      nsize: 2
+      args: -problem ex45 -n 33 -pc mg -mg_levels 3 -rtol 1e-10 -inner_ratio 2
+
    # problems MPCG cannot solve end with a divergence reason (the program checks it is negative)
    test:
       suffix: indefinite
@@ -402,6 +496,30 @@ int main(int argc, char **argv)
          suffix: gpu_mhd1280b
          requires: complex
          args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/mhd1280b.mtx -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 20 -error_ratio 50
+
+   # the ex45 operator on the GPU (DMDA with CUDA matrices and vectors): inner iterations at most twice CG's
+   testset:
+      requires: cuda_device
+      args: -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 -rtol 1e-10 -inner_ratio 2
+      filter: grep -E -o "double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
+      output_file: output/mpcgtest_gpu_ex45.out
+      test:
+         suffix: gpu_ex45_jacobi
+         args: -problem ex45 -n 48 -pc jacobi
+      test:
+         suffix: gpu_ex45_ilu
+         args: -problem ex45 -n 33 -pc ilu
+      test:
+         suffix: gpu_ex45_mg
+         args: -problem ex45 -n 65 -pc mg -mg_levels 4
+      test:
+         suffix: gpu_ex45_mg_np2
+         nsize: 2
+         args: -problem ex45 -n 65 -pc mg -mg_levels 4
+      test:
+         suffix: gpu_ex45_jacobi_np2
+         nsize: 2
+         args: -problem ex45 -n 48 -pc jacobi -dm_mat_type pjdscuda
 
    test:
       suffix: gpu_indefinite

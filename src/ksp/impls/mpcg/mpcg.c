@@ -11,6 +11,13 @@
 #include "../../../pc/impls/spcg/spcgimpl.h"
 #include "../../../sys/jaggedcite.h"
 
+/*
+  |p_0'A p_1| / (p_0'A p_0 p_1'A p_1)^(1/2) of two directions conjugate from the right above which the operator is
+  taken as not symmetric (measured: below 1e-15 on symmetric operators; 8e-3 on a 2D Laplacian with Dirichlet rows
+  eliminated on one side, 3e-2 on PETSc's ksp ex45 with PCMG)
+*/
+#define KSPMPCG_ASYMMETRY 1e-6
+
 typedef struct {
   PetscInt     mmax;     /* previous directions kept */
   PetscInt     stagits;  /* outer iterations in a row without progress that mean stagnation */
@@ -19,8 +26,14 @@ typedef struct {
   PC           spcg;     /* that internal PCSPCG (NULL when the KSP's PC is a PCSPCG or wrap is off) */
   Vec         *P, *C;    /* directions p_k and A p_k, mmax + 1 of each, used round robin */
   PetscScalar *eta;      /* p_k' A p_k */
-  PetscScalar *dots;     /* mmax + 1 */
-  Vec         *Cold, *Pold; /* the kept directions of one iteration (and r), mmax + 1 */
+  PetscScalar *dots;     /* the sums of one iteration, mmax + 2 */
+  PetscScalar *beta;     /* the projection coefficients of one iteration, negated, mmax */
+  Vec         *Cold, *Pold; /* the kept directions of one iteration and their products, mmax */
+  Vec         *W;        /* the vectors of one multiple dot product, mmax + 2 */
+  PetscScalar *G;        /* p_m' A p_k of a direction m and an earlier kept one k, ring-indexed (mmax + 1)^2: conjugacy from the left */
+  PetscBool    left;     /* this solve makes directions conjugate from the left, p_k' A p = 0 (a nonsymmetric operator); else from the right */
+  PetscInt     start;    /* the outer iteration the kept directions were last restarted at */
+  PetscInt     nleft;    /* the outer iteration at which the last solve went over to conjugacy from the left (0: never) */
   PetscInt     nreplace; /* residual replacements by the true residual in the last solve */
   PetscReal    energy;   /* decrease of the squared energy norm of the error so far in this solve */
   PetscInt     nflat;    /* outer iterations in a row that decreased it by less than rounding */
@@ -62,12 +75,12 @@ static PetscErrorCode KSPSetUp_MPCG(KSP ksp)
   PetscCall(KSPSetWorkVecs(ksp, 1));
   if (m->P) PetscCall(VecDestroyVecs(m->mmax + 1, &m->P));
   if (m->C) PetscCall(VecDestroyVecs(m->mmax + 1, &m->C));
-  PetscCall(PetscFree2(m->eta, m->dots));
-  PetscCall(PetscFree2(m->Cold, m->Pold));
+  PetscCall(PetscFree4(m->eta, m->dots, m->beta, m->G));
+  PetscCall(PetscFree3(m->Cold, m->Pold, m->W));
   PetscCall(KSPCreateVecs(ksp, m->mmax + 1, &m->P, 0, NULL));
   PetscCall(KSPCreateVecs(ksp, m->mmax + 1, &m->C, 0, NULL));
-  PetscCall(PetscMalloc2(m->mmax + 1, &m->eta, m->mmax + 1, &m->dots));
-  PetscCall(PetscMalloc2(m->mmax + 1, &m->Cold, m->mmax + 1, &m->Pold));
+  PetscCall(PetscMalloc4(m->mmax + 1, &m->eta, m->mmax + 2, &m->dots, m->mmax, &m->beta, (m->mmax + 1) * (m->mmax + 1), &m->G));
+  PetscCall(PetscMalloc3(m->mmax, &m->Cold, m->mmax, &m->Pold, m->mmax + 2, &m->W));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,8 +91,8 @@ static PetscErrorCode KSPReset_MPCG(KSP ksp)
   PetscFunctionBegin;
   if (m->P) PetscCall(VecDestroyVecs(m->mmax + 1, &m->P));
   if (m->C) PetscCall(VecDestroyVecs(m->mmax + 1, &m->C));
-  PetscCall(PetscFree2(m->eta, m->dots));
-  PetscCall(PetscFree2(m->Cold, m->Pold));
+  PetscCall(PetscFree4(m->eta, m->dots, m->beta, m->G));
+  PetscCall(PetscFree3(m->Cold, m->Pold, m->W));
   PetscCall(PCDestroy(&m->spcg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -131,6 +144,85 @@ static PetscErrorCode KSPMPCGPCApply(KSP ksp, Vec R, Vec Z)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  p = z - sum_k beta_k p_k over the nold kept directions (m->Pold, m->Cold), with r'z. From the right (the default),
+  (A p_k)' p = 0: beta_k = (A p_k)' z / p_k' A p_k, then A p by a product. From the left (a nonsymmetric
+  operator), p_k' A p = 0 for every kept p_k, which keeps r - alpha A p orthogonal to all of them (Galerkin):
+  A z by a product, beta by forward substitution with the lower triangle of p_m' A p_k (kept in m->G), and A p
+  updated along with p. For a symmetric operator the two are the same; from the right needs no G and one
+  vector update fewer. m->beta keeps -beta_k. On return Pc = p, Cc = A p.
+*/
+static PetscErrorCode KSPMPCGProject(KSP ksp, Mat A, PetscInt i, PetscInt nold, Vec Pc, Vec Cc, PetscScalar *rz)
+{
+  KSP_MPCG      *m    = (KSP_MPCG *)ksp->data;
+  const PetscInt ring = m->mmax + 1;
+
+  PetscFunctionBegin;
+  if (m->left) { /* A z, then p_k' A z and r'z in one reduction */
+    PetscCall(KSP_MatMult(ksp, A, Pc, Cc));
+    if (nold) PetscCall(VecMDotBegin(Cc, nold, m->Pold, m->beta));
+    PetscCall(VecDotBegin(Pc, ksp->work[0], rz));
+    if (nold) PetscCall(VecMDotEnd(Cc, nold, m->Pold, m->beta));
+    PetscCall(VecDotEnd(Pc, ksp->work[0], rz));
+  } else { /* (A p_k)' z and r'z in one pass */
+    for (PetscInt k = 0; k < nold; k++) m->W[k] = m->Cold[k];
+    m->W[nold] = ksp->work[0];
+    PetscCall(VecMDot(Pc, nold + 1, m->W, m->dots));
+    for (PetscInt k = 0; k < nold; k++) m->beta[k] = m->dots[k];
+    *rz = m->dots[nold];
+  }
+  for (PetscInt k = 0; k < nold; k++) {
+    const PetscInt idx = (i - nold + k) % ring;
+
+    if (m->left)
+      for (PetscInt j = 0; j < k; j++) m->beta[k] += m->G[idx * ring + (i - nold + j) % ring] * m->beta[j];
+    m->beta[k] = -m->beta[k] / m->eta[idx];
+  }
+  if (nold) PetscCall(VecMAXPY(Pc, nold, m->beta, m->Pold));
+  if (m->left && nold) PetscCall(VecMAXPY(Cc, nold, m->beta, m->Cold));
+  if (!m->left) PetscCall(KSP_MatMult(ksp, A, Pc, Cc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  p'Ap into m->eta, p'r, and p'A p_k for the nrow oldest kept directions (conjugacy from the left) into this
+  direction's row of m->G, in one pass.
+
+  With probe (conjugacy from the right, one kept direction p_0), the same reduction also gives p_0'A p, which
+  for a symmetric operator is (A p_0)'p = 0 to rounding. When it is not, the operator is not symmetric: p is
+  made conjugate to p_0 from the left, p - c p_0 with c = p_0'A p / p_0'A p_0 (A p updated along), and the
+  solve makes its directions conjugate from the left from now on.
+*/
+static PetscErrorCode KSPMPCGStepSums(KSP ksp, PetscInt i, PetscInt nrow, Vec Pc, Vec Cc, PetscScalar *gamma, PetscBool probe)
+{
+  KSP_MPCG      *m    = (KSP_MPCG *)ksp->data;
+  const PetscInt ring = m->mmax + 1, cur = i % ring, prev = (i - 1) % ring;
+  PetscScalar    p0Ap = 0.0;
+  PetscReal      asym;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nrow; k++) m->W[k] = m->Cold[k];
+  m->W[nrow]     = Cc;
+  m->W[nrow + 1] = ksp->work[0];
+  PetscCall(VecMDotBegin(Pc, nrow + 2, m->W, m->dots)); /* (A p_k)' p, (A p)' p, r' p */
+  if (probe) PetscCall(VecDotBegin(Cc, m->Pold[0], &p0Ap));
+  PetscCall(VecMDotEnd(Pc, nrow + 2, m->W, m->dots));
+  if (probe) PetscCall(VecDotEnd(Cc, m->Pold[0], &p0Ap));
+  for (PetscInt k = 0; k < nrow; k++) m->G[cur * ring + (i - nrow + k) % ring] = PetscConj(m->dots[k]);
+  m->eta[cur] = PetscConj(m->dots[nrow]); /* p' A p */
+  *gamma      = PetscConj(m->dots[nrow + 1]); /* p' r */
+  if (!probe) PetscFunctionReturn(PETSC_SUCCESS);
+  asym = PetscAbsScalar(p0Ap) / PetscSqrtReal(PetscAbsScalar(m->eta[cur]) * PetscAbsScalar(m->eta[prev]));
+  if (!(asym > KSPMPCG_ASYMMETRY)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(ksp, "Outer iteration %" PetscInt_FMT ": |p_0'Ap| / (p_0'Ap_0 p'Ap)^(1/2) = %g, the operator is not symmetric: directions conjugate from the left from now on\n", i, (double)asym));
+  PetscCall(VecAXPY(Pc, -p0Ap / m->eta[prev], m->Pold[0]));
+  PetscCall(VecAXPY(Cc, -p0Ap / m->eta[prev], m->Cold[0]));
+  m->left  = PETSC_TRUE;
+  m->nleft = i + 1;
+  PetscCall(KSPMPCGStepSums(ksp, i, 1, Pc, Cc, gamma, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSolve_MPCG(KSP ksp)
 {
   KSP_MPCG *m = (KSP_MPCG *)ksp->data;
@@ -149,6 +241,9 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
   m->nreplace = 0;
   m->energy   = 0;
   m->nflat    = 0;
+  m->left     = PETSC_FALSE;
+  m->start    = 0;
+  m->nleft    = 0;
   ksp->its    = 0;
   if (ksp->guess_zero) {
     PetscCall(VecCopy(B, R));
@@ -167,22 +262,18 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
     if (spcg) PetscCall(PCSPCGSetOuterState(spcg, m->cont, PetscMax(ksp->rtol * rnorm, ksp->abstol)));
   }
   for (PetscInt i = 0; !ksp->reason && i < ksp->max_it; i++) {
-    /* Notay's truncation (as KSPFCG's default): 1, 2, ..., mmax previous directions, then 1 again */
-    const PetscInt cur = i % (m->mmax + 1), nold = i ? (i - 1) % m->mmax + 1 : 0;
+    /* Notay's truncation (as KSPFCG's default): 1, 2, ..., mmax previous directions, then 1 again, counted from the last restart */
+    const PetscInt ring = m->mmax + 1, cur = i % ring, nold = i > m->start ? (i - m->start - 1) % m->mmax + 1 : 0;
     Vec            Pc = m->P[cur], Cc = m->C[cur];
     PetscScalar    gamma, alpha, rz;
 
-    /* p = z = B r, then made A-orthogonal to the nold previous directions; r'z comes with the projections' sums */
-    PetscCall(KSPMPCGPCApply(ksp, R, Pc));
-    if (ksp->reason) break;
-    for (PetscInt k = 0; k < nold; k++) {
-      const PetscInt idx = (i - nold + k) % (m->mmax + 1);
-      m->Cold[k]         = m->C[idx];
-      m->Pold[k]         = m->P[idx];
+    for (PetscInt k = 0; k < nold; k++) { /* the kept directions, oldest first */
+      m->Pold[k] = m->P[(i - nold + k) % ring];
+      m->Cold[k] = m->C[(i - nold + k) % ring];
     }
-    m->Cold[nold] = R;
-    PetscCall(VecMDot(Pc, nold + 1, m->Cold, m->dots)); /* (A p_k)' z, then r' z */
-    rz = m->dots[nold];
+    PetscCall(KSPMPCGPCApply(ksp, R, Pc)); /* z = B r */
+    if (ksp->reason) break;
+    PetscCall(KSPMPCGProject(ksp, A, i, nold, Pc, Cc, &rz));
     KSPCheckDot(ksp, rz);
     if (!i) sign = PetscRealPart(rz) < 0.0 ? -1.0 : 1.0; /* a negative-definite A with a negative-definite B (Jacobi, say) is as good as a positive one, as for KSPCG */
     if (!(sign * PetscRealPart(rz) > 0.0)) {
@@ -190,19 +281,7 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
       PetscCall(PetscInfo(ksp, "Indefinite preconditioner: r'Br = %g at outer iteration %" PetscInt_FMT "\n", (double)PetscRealPart(rz), i));
       break;
     }
-    if (nold) {
-      for (PetscInt k = 0; k < nold; k++) m->dots[k] = -m->dots[k] / m->eta[(i - nold + k) % (m->mmax + 1)];
-      PetscCall(VecMAXPY(Pc, nold, m->dots, m->Pold));
-    }
-    PetscCall(KSP_MatMult(ksp, A, Pc, Cc));
-    {
-      Vec         w[2] = {Cc, R};
-      PetscScalar d[2];
-
-      PetscCall(VecMDot(Pc, 2, w, d)); /* (A p)' p and r' p in one pass */
-      m->eta[cur] = PetscConj(d[0]);   /* p' A p */
-      gamma       = PetscConj(d[1]);   /* p' r */
-    }
+    PetscCall(KSPMPCGStepSums(ksp, i, m->left ? nold : 0, Pc, Cc, &gamma, !m->left && nold == 1));
     KSPCheckDot(ksp, m->eta[cur]);
     if (!(sign * PetscRealPart(m->eta[cur]) > 0.0)) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
@@ -228,6 +307,7 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
       PetscCall((*ksp->converged)(ksp, i + 1, tnorm, &ksp->reason, ksp->cnvP));
       if (ksp->reason <= 0) {
         m->nreplace++;
+        m->start = i + 1; /* the true residual is not orthogonal to the kept directions: the next iteration keeps none */
         PetscCall(PetscInfo(ksp, "Recurrence residual %g converged, true residual %g did not: continuing from the true residual\n", (double)rnorm, (double)tnorm));
         ksp->reason = KSP_CONVERGED_ITERATING;
         if (tnorm < 0.9 * bestreplaced) {
@@ -294,7 +374,7 @@ static PetscErrorCode KSPView_MPCG(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  outer: flexible CG in double precision, up to %" PetscInt_FMT " previous directions kept (Notay truncation); stops on the true residual\n", m->mmax));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  outer: flexible CG in double precision, up to %" PetscInt_FMT " previous directions kept (Notay truncation), conjugate from the left when the operator is not symmetric; stops on the true residual\n", m->mmax));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  stagnation: %" PetscInt_FMT " outer iterations in a row that decrease the energy norm of the error by less than rounding\n", m->stagits));
   PetscCall(KSPMPCGGetSPCG(ksp, &spcg));
   if (!spcg) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner: none; the preconditioner below runs as it is, once per outer iteration (-ksp_mpcg_single_inner 0)\n"));
@@ -310,7 +390,8 @@ static PetscErrorCode KSPView_MPCG(KSP ksp, PetscViewer viewer)
     PetscCall(PCSPCGGetInnerIterations(spcg, NULL, &ninner));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " outer iterations; inner (single precision) iterations since set-up: %" PetscInt_FMT "\n", ksp->its, ninner));
   }
-  if (m->nreplace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replaced by the true residual %" PetscInt_FMT " times in the last solve\n", m->nreplace));
+  if (m->nleft) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: the operator is not symmetric; directions conjugate from the left from outer iteration %" PetscInt_FMT " on\n", m->nleft));
+  if (m->nreplace) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replaced by the true residual %" PetscInt_FMT " times in the last solve (the kept directions restarted each time)\n", m->nreplace));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -402,6 +483,20 @@ static PetscErrorCode KSPMPCGGetSingleInner_MPCG(KSP ksp, PetscBool *flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPMPCGGetInnerIterations_MPCG(KSP ksp, PetscInt *napply, PetscInt *ninner)
+{
+  PC spcg;
+
+  PetscFunctionBegin;
+  PetscCall(KSPMPCGGetSPCG(ksp, &spcg));
+  if (spcg && spcg->setupcalled) PetscCall(PCSPCGGetInnerIterations(spcg, napply, ninner));
+  else {
+    if (napply) *napply = 0;
+    if (ninner) *ninner = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
 {
   PetscFunctionBegin;
@@ -414,6 +509,7 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetContinueInner_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetSingleInner_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetSingleInner_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetInnerIterations_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -449,11 +545,24 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    when p'r <= 0): the single-precision CG then behaves as one CG whose residual is replaced by the true
    one at every outer iteration (the "reliable updates" of Clark et al., 2010), and loses far less of
    its Krylov information than with restarts. Each inner solve also stops once it has reached half the
-   reduction the outer iteration still needs. `-ksp_mpcg_continue_inner 0` restarts the inner CG cold.
+   reduction the outer iteration still needs, and once it has reached the reduction single precision
+   delivers (below it the inner residual still falls but the inner solution no longer improves, and each
+   further inner iteration, a PC application with it, would be lost): 1e-6 at first, raised to the reduction an
+   outer iteration actually got from an inner solve that went that far (`-ksp_view` shows it).
+   `-ksp_mpcg_continue_inner 0` restarts the inner CG cold.
 
    The outer iteration keeps, as `KSPFCG` does by default, 1, 2, ..., mmax previous directions and
-   then starts again from 1 (Notay), which keeps it robust when the operator or the inner solve is
-   mildly nonsymmetric. As `KSPCG`, it takes a negative-definite operator with a negative-definite
+   then starts again from 1 (Notay). Each new direction is made conjugate to the kept ones, and the residual
+   stays orthogonal to them. For a symmetric operator this is Notay's projection, (A p_k)'p = 0. An operator
+   that is not symmetric (Dirichlet rows eliminated on one side, as in PETSc's ksp ex45) needs conjugacy from the
+   left, p_k'A p = 0: with conjugacy from the right the residual keeps a component along a kept direction that
+   every new direction is stripped of, and the solve stands still until the truncation drops that direction
+   (182 outer iterations instead of 3 on ex45 24^3 with Jacobi). The solve tests this at its second iteration
+   (p_0'A p_1, one more sum in a reduction it makes anyway) and, when the operator is not symmetric, makes
+   its directions conjugate from the left from then on: A z before the projection, the coefficients by forward
+   substitution with the products p_m'A p_k of the kept directions, one more vector update per iteration. A
+   residual replaced by the true one is not orthogonal to the kept directions either: the truncation
+   restarts there. `-ksp_view` says which conjugacy the last solve used. As `KSPCG`, it takes a negative-definite operator with a negative-definite
    preconditioner (Jacobi of a negative-definite matrix, say) as it takes a positive-definite one: the
    sign of the first r'Br sets the sign r'Br and p'Ap must keep (the inner CG likewise). Ends with
    `KSP_DIVERGED_INDEFINITE_MAT` when p'Ap changes sign, `KSP_DIVERGED_INDEFINITE_PC` when r'Br
@@ -471,7 +580,7 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
 -  * - Y. Notay, Flexible conjugate gradients, SIAM J. Sci. Comput. 22(4), 1444-1460, 2000
 
 .seealso: `PCSPCG`, `PCSPCGSetInnerPC()`, `KSPMPCGSetTruncation()`, `KSPMPCGSetStagnationIterations()`, `KSPMPCGSetContinueInner()`,
-          `KSPMPCGSetSingleInner()`, `KSPFCG`, `KSPCG`, `MatJaggedSetSinglePrecision()`
+          `KSPMPCGSetSingleInner()`, `KSPMPCGGetInnerIterations()`, `KSPFCG`, `KSPCG`, `MatJaggedSetSinglePrecision()`
 M*/
 PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP ksp)
 {
@@ -503,6 +612,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetContinueInner_C", KSPMPCGGetContinueInner_MPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGSetSingleInner_C", KSPMPCGSetSingleInner_MPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetSingleInner_C", KSPMPCGGetSingleInner_MPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPMPCGGetInnerIterations_C", KSPMPCGGetInnerIterations_MPCG));
   PetscCall(PetscJaggedCiteJDSCG());
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCGetType(pc, &pctype));
@@ -728,5 +838,35 @@ PetscErrorCode KSPMPCGGetSingleInner(KSP ksp, PetscBool *flg)
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
   PetscAssertPointer(flg, 2);
   PetscUseMethod(ksp, "KSPMPCGGetSingleInner_C", (KSP, PetscBool *), (ksp, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPMPCGGetInnerIterations - Gets how often the inner (single-precision) CG of `KSPMPCG` was applied since its
+  set-up and the inner iterations it ran in all
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPMPCG` solver
+
+  Output Parameters:
++ napply - applications (may be `NULL`)
+- ninner - inner iterations (may be `NULL`)
+
+  Level: intermediate
+
+  Note:
+  Both are 0 before the first solve and without an inner CG (`KSPMPCGSetSingleInner()` with `PETSC_FALSE` and a
+  preconditioner other than `PCSPCG`). The counts are those of the `PCSPCG` the solver runs, internal or its own
+  (`PCSPCGGetInnerIterations()`); each inner iteration applies the inner preconditioner once.
+
+.seealso: [](ch_ksp), `KSPMPCG`, `PCSPCGGetInnerIterations()`, `KSPMonitorMPCG()`
+@*/
+PetscErrorCode KSPMPCGGetInnerIterations(KSP ksp, PetscInt *napply, PetscInt *ninner)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPMPCGGetInnerIterations_C", (KSP, PetscInt *, PetscInt *), (ksp, napply, ninner));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -278,7 +278,7 @@ PetscReal PCSPCGInnerTolerance(PC pc, PetscReal rnorm)
 
 /*
   KSPMPCG, at the start of each solve: whether the inner search direction is continued from one
-  application to the next, and the residual norm the solve has to reach (0: unknown)
+  application to the next, and the residual norm the solve has to reach (0: unknown); the inner floor starts anew
 */
 PetscErrorCode PCSPCGSetOuterState(PC pc, PetscBool cont, PetscReal target)
 {
@@ -289,7 +289,9 @@ PetscErrorCode PCSPCGSetOuterState(PC pc, PetscBool cont, PetscReal target)
   s->target  = target;
   s->havedir = PETSC_FALSE;
   s->contoff = PETSC_FALSE;
-  if (s->dev) PetscCall(PCSPCGDeviceForgetDirection(pc));
+  s->floor   = PCSPCG_FLOOR_START;
+  s->atfloor = PETSC_FALSE;
+  if (s->dev) PetscCall(PCSPCGDeviceStartSolve(pc, s->floor));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -313,6 +315,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
   PetscScalar       *za, rz, pq, rznew;
   PetscReal          rnorm, tol2;
   PetscInt           its = 0;
+  PetscBool          floorbinds;
 
   PetscFunctionBegin;
   PetscCall(VecNorm(rv, NORM_2, &rnorm));
@@ -333,6 +336,9 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
     PetscCall(PetscLogEventEnd(PC_SPCG_Inner, pc, rv, zv, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (s->floor > 0 && s->rnormlast > 0) s->floor = PCSPCGNextFloor(s->floor, s->atfloor, rnorm / s->rnormlast);
+  floorbinds = (PetscBool)(PetscSqr(s->floor) > tol2);
+  tol2       = PetscMax(tol2, PetscSqr(s->floor));
   PetscCall(VecGetArrayRead(rv, &ra));
   for (PetscInt i = 0; i < s->n; i++) {
     s->r[i] = (PetscJaggedScalarSingle)(ra[i] / rnorm); /* scaled: single precision keeps its range */
@@ -362,6 +368,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
       for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i]; /* p may hold anything: no 0 * p */
   }
   s->havedir = PETSC_FALSE;
+  s->atfloor = PETSC_FALSE;
   while (its < s->max_it) {
     PetscScalar alpha, beta, rr;
 
@@ -383,7 +390,10 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
     s->rzlast  = rz;
     if (tol2 > 0) {
       PetscCall(SPCGDot(pc, s->r, s->r, &rr));
-      if (PetscRealPart(rr) <= tol2) break;
+      if (PetscRealPart(rr) <= tol2) {
+        s->atfloor = (PetscBool)(floorbinds && its < s->max_it);
+        break;
+      }
     }
     if (its == s->max_it) break;
     PetscCall(SPCGPrecondition(pc));
@@ -438,17 +448,18 @@ PetscErrorCode PCSPCGSetFromOptionsInner(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Statistics since set-up, from the device loop when it runs */
-static PetscErrorCode PCSPCGGetStatistics(PC pc, PetscInt *napply, PetscInt *ninner, PetscInt *nindefinite)
+/* Statistics since set-up and the inner floor, from the device loop when it runs */
+static PetscErrorCode PCSPCGGetStatistics(PC pc, PetscInt *napply, PetscInt *ninner, PetscInt *nindefinite, PetscReal *floor)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
-  if (s->dev) PetscCall(PCSPCGDeviceGetStatistics(pc, napply, ninner, nindefinite));
+  if (s->dev) PetscCall(PCSPCGDeviceGetStatistics(pc, napply, ninner, nindefinite, floor));
   else {
     if (napply) *napply = s->napply;
     if (ninner) *ninner = s->ninner;
     if (nindefinite) *nindefinite = s->nindefinite;
+    if (floor) *floor = s->floor;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -458,6 +469,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PC_SPCG    *s = (PC_SPCG *)pc->data;
   PetscBool   ascii;
   PetscInt    napply, ninner, nindefinite;
+  PetscReal   floor;
   PetscMPIInt size;
   const char *where;
 
@@ -475,6 +487,8 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
+  PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite, &floor));
+  if (floor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner solves also stop at the reduction single precision delivers: %g in the last solve\n", (double)floor));
   if (s->hascsr) {
     const PCSPCGBlock *c = &s->csr[0];
     const char        *unit = PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte";
@@ -495,7 +509,6 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     else if (s->other) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, applied in double precision to the single-precision inner residual (converted both ways)\n", type));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, run in single precision inside the inner loop\n", type));
   }
-  PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt_FMT ", inner iterations %" PetscInt_FMT " (%.1f each), inner breakdowns %" PetscInt_FMT "\n", napply, ninner, napply ? (double)ninner / napply : 0.0, nindefinite));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -503,7 +516,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
 static PetscErrorCode PCSPCGGetInnerIterations_SPCG(PC pc, PetscInt *napply, PetscInt *ninner)
 {
   PetscFunctionBegin;
-  PetscCall(PCSPCGGetStatistics(pc, napply, ninner, NULL));
+  PetscCall(PCSPCGGetStatistics(pc, napply, ninner, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -658,8 +671,10 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    Longer inner solves mean fewer outer iterations, whose double-precision work (product, projection
    against the kept directions, norms) costs several inner iterations, but single-precision CG gains
    little beyond a few decades of reduction. Under
-   `KSPMPCG` an inner solve also stops at half the reduction the outer solve still needs, and the
-   inner search direction is continued from one application to the next (see `KSPMPCG`).
+   `KSPMPCG` an inner solve also stops at half the reduction the outer solve still needs and at the
+   reduction single precision delivers (1e-6 at first, raised to what an outer iteration got from an inner
+   solve that went that far), and the inner search direction is continued from one application to the next
+   (see `KSPMPCG`).
 
    The inner iterations run where the operator's vectors live. With CUDA vectors (`-vec_type cuda`,
    a GPU matrix type) the inner vectors are single-precision device arrays and every scalar of the
@@ -833,7 +848,7 @@ PetscErrorCode PCSPCGGetMaxIterations(PC pc, PetscInt *max_it)
 
   Note:
   Under `KSPMPCG` an inner solve also stops once it has reached half the reduction the outer solve
-  still needs; the larger of the two tolerances applies.
+  still needs, or the reduction single precision delivers (see `KSPMPCG`); the largest of the tolerances applies.
 
 .seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetTolerance()`, `PCSPCGSetMaxIterations()`, `KSPMPCG`
 @*/

@@ -29,9 +29,13 @@ struct Status {
   int       have_dir; /* p and rz_last hold that direction */
   int       cont_off; /* continuation stopped for this solve */
   int       drift;    /* this application found the continued direction drifted: stop continuing */
+  double    floor;      /* the inner floor (PCSPCGNextFloor(); 0: none) */
+  int       floorbinds; /* the floor is this application's tolerance */
+  int       atfloor;    /* the previous application stopped at the floor */
 };
 
 /*
+  The stopping tolerance: tol2 or the floor, raised by what the previous application delivered (c = ||r|| / ||r_last||).
   r = b / ||b||, x = 0; unless the inner PC runs in double (other): z = D^{-1} r (z is r without Jacobi) and
   r'z of step 0, and p = z unless the direction is continued (cont), in which case p'r of the last
   direction goes to steps[0].rr
@@ -41,9 +45,14 @@ __global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S
   D          rz = 0, por = 0;
   const bool old = cont && st->have_dir && !st->cont_off;
 
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) { /* later kernels read these */
+    double floor = st->floor;
+
+    if (floor > 0 && c > 0) floor = PCSPCGNextFloor(floor, st->atfloor, c);
     st->its = st->stopped = st->indefinite = 0;
-    st->tol2                               = tol2;
+    st->floor                              = floor;
+    st->floorbinds                         = floor * floor > tol2;
+    st->tol2                               = st->floorbinds ? floor * floor : tol2;
     st->c                                  = c;
   }
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
@@ -158,8 +167,8 @@ __global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *step
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = z[i] + beta * p[i];
 }
 
-/* out = scale x (or scale z when no inner step was taken); totals; the last direction taken, for the next application */
-__global__ void FinishKernel(int n, D *out, double scale, const S *x, const S *z, const Step *steps, Status *st)
+/* out = scale x (or scale z when no inner step was taken); totals; the last direction taken and whether the floor stopped it, for the next application */
+__global__ void FinishKernel(int n, int max_it, D *out, double scale, const S *x, const S *z, const Step *steps, Status *st)
 {
   const S *src = st->its ? x : z;
 
@@ -168,10 +177,18 @@ __global__ void FinishKernel(int n, D *out, double scale, const S *x, const S *z
     st->total_its += st->its;
     st->total_indefinite += st->indefinite;
     st->have_dir = st->its > 0 && !st->indefinite;
+    st->atfloor  = st->floorbinds && st->its > 0 && st->its < max_it && !st->indefinite && Re(steps[st->its].rr) <= st->tol2; /* before max_it: rr summed on every process */
     st->cont_off = st->cont_off || st->drift;
     st->drift    = 0;
     if (st->have_dir) st->rz_last = steps[st->its - 1].rz;
   }
+}
+
+/* A new solve: no direction to continue, and the inner floor (0: none) */
+__global__ void StartSolveKernel(Status *st, double floor)
+{
+  st->have_dir = st->cont_off = st->drift = st->atfloor = 0;
+  st->floor                                             = floor;
 }
 
 } // namespace
@@ -271,11 +288,17 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
     PetscCallCUDA(cudaGetLastError());
     if (sync && !(PetscRealPart(d->hstep->pq) > 0)) break;
     if (k + 1 == s->max_it) break;
-    if (other) PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
-    if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, tol2 > 0 ? 2 : 1, stream));
+    if (other) { /* the inner PC in double costs as much as an iteration of the outer PCG: not applied once the tolerance is met */
+      if (tol2 > 0) {
+        PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, offsetof(Step, rr), 1, stream));
+        if (PetscRealPart(d->hstep->rr) <= tol2) break;
+      }
+      PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
+      PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
+    } else if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, tol2 > 0 ? 2 : 1, stream));
     DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
-    if (sync && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
+    if (sync && !other && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -385,15 +408,15 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The next application starts a new direction (a new solve) */
-PetscErrorCode PCSPCGDeviceForgetDirection(PC pc)
+PetscErrorCode PCSPCGDeviceStartSolve(PC pc, PetscReal floor)
 {
   PCSPCGDevice d = ((PC_SPCG *)pc->data)->dev;
   cudaStream_t stream;
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCallCUDA(cudaMemsetAsync(&d->status->have_dir, 0, 3 * sizeof(int), stream)); /* have_dir, cont_off, drift */
+  StartSolveKernel<<<1, 1, 0, stream>>>(d->status, (double)floor);
+  PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -418,10 +441,14 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
                                                       s->rnormlast > 0 ? (double)(rnorm / s->rnormlast) : 0.0, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(rv, &ra));
+  if (d->sync) { /* the host follows the iterations: it needs the tolerance StartKernel chose */
+    PetscCallCUDA(cudaMemcpyAsync(&d->tol2, &d->status->tol2, sizeof(double), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
   if (d->graph) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
   else PetscCall(PCSPCGDeviceIterations(pc, stream));
   PetscCall(VecCUDAGetArrayWrite(zv, &za));
-  FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->steps, d->status);
+  FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)s->max_it, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(zv, &za));
   PetscCall(PetscLogGpuTimeEnd());
@@ -441,8 +468,8 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Inner iterations and breakdowns since set-up (waits for the device) */
-PetscErrorCode PCSPCGDeviceGetStatistics(PC pc, PetscInt *napply, PetscInt *ninner, PetscInt *nindefinite)
+/* Inner iterations and breakdowns since set-up, and the inner floor (waits for the device) */
+PetscErrorCode PCSPCGDeviceGetStatistics(PC pc, PetscInt *napply, PetscInt *ninner, PetscInt *nindefinite, PetscReal *floor)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
   Status   st;
@@ -452,5 +479,6 @@ PetscErrorCode PCSPCGDeviceGetStatistics(PC pc, PetscInt *napply, PetscInt *ninn
   if (napply) *napply = s->napply;
   if (ninner) *ninner = (PetscInt)st.total_its;
   if (nindefinite) *nindefinite = (PetscInt)st.total_indefinite;
+  if (floor) *floor = (PetscReal)st.floor;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <petsc/private/pcimpl.h>
+#include <petscdevice_cuda.h>
 #include <petscjagged.h>
 #include "../../../mat/utils/halo/jaggedhalo.h"
 #include "../../../mat/utils/dia/diafind.h"
@@ -18,6 +19,22 @@ typedef struct _n_PCSPCGJagged *PCSPCGJagged; /* a pJDS copy's format (spcgjagge
 /* PCSPCGFormat (-pc_spcg_format) and its names PCSPCGFormats (defined in spcgdia.cu) are public: petscjagged.h */
 
 #define PCSPCG_DIA_MAX MAT_DIA_MAX /* diagonals a DIA copy may have */
+
+/*
+  Under KSPMPCG an inner solve also stops at the relative reduction single precision delivers (the floor):
+  below it the inner residual still falls but the inner solution no longer improves (its true residual
+  stays near eps_single times the condition number), and every further iteration, a PC application with
+  it, is lost. The floor starts at PCSPCG_FLOOR_START; when an inner solve stopped at the floor and the
+  outer iteration that used it reduced the residual by less (c = ||r_new|| / ||r||), the floor becomes c,
+  at most PCSPCG_FLOOR_MAX. Shared by the host loop (spcg.c) and the device loop (spcgdevice.cu).
+*/
+#define PCSPCG_FLOOR_START 1e-6
+#define PCSPCG_FLOOR_MAX   1e-2
+
+static PETSC_HOSTDEVICE_INLINE_DECL double PCSPCGNextFloor(double floor, int atfloor, double c)
+{
+  return atfloor && c > floor ? (c < PCSPCG_FLOOR_MAX ? c : PCSPCG_FLOOR_MAX) : floor;
+}
 
 /*
   A block of the operator in single precision (spcgcsr.cu, spcgdia.cu, spcgjagged.cu): CSR, DIA when its
@@ -68,6 +85,8 @@ typedef struct {
   PetscBool   contoff;   /* host loop: continuation stopped for this solve (the directions drift) */
   PetscScalar rzlast;    /* host loop: r'z of that direction */
   PetscReal   rnormlast; /* ||r|| given to the previous application */
+  PetscReal   floor;     /* host loop: the inner floor (0: none, outside KSPMPCG) */
+  PetscBool   atfloor;   /* host loop: the previous application stopped at the floor */
 } PC_SPCG;
 
 PETSC_INTERN PetscLogEvent  PC_SPCG_Inner;
@@ -75,7 +94,7 @@ PETSC_INTERN PetscLogEvent  PC_SPCG_Inner;
 PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
 PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
 PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
-PETSC_INTERN PetscErrorCode PCSPCGDeviceForgetDirection(PC);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGCSRSetUp(PC, Mat, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode PCSPCGCSRReset(PC);
 PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
@@ -86,5 +105,5 @@ PETSC_INTERN PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *, const Pets
 PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
-PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *, PetscReal *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *);
