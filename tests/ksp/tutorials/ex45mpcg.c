@@ -17,4 +17,16 @@
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view
       filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+|the operator is not symmetric; directions conjugate from the left from outer iteration [0-9]+ on"
 
+   # GPU (device suite): PCMG (Chebyshev/SOR smoothers on ex45's own coarse operators) and ILU (cuSPARSE) inside the inner loop
+   test:
+      suffix: gpu_mg
+      requires: cuda_device
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
+      filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU|mg, applied in double precision|the operator is not symmetric; directions conjugate from the left"
+   test:
+      suffix: gpu_ilu
+      requires: cuda_device
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type ilu -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 32 -da_grid_y 32 -da_grid_z 32 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
+      filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU|ilu, applied in double precision|the operator is not symmetric; directions conjugate from the left"
+
 TEST*/
