@@ -16,6 +16,13 @@
          nsize: 2
          args: -da_grid_x 64 -da_grid_y 64
 
+   test:
+      # PCMG on a singular operator (Neumann conditions): the inner PC's output loses the null space as under KSPCG
+      # (without that, 20 inner iterations where CG takes 8: the null-space part took the single-precision digits)
+      suffix: mg
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 5 -da_grid_x 257 -da_grid_y 257 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view
+      filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+"
+
    # GPU (device suite)
    testset:
       requires: cuda_device

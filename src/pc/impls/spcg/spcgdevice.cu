@@ -226,7 +226,7 @@ static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = M r (and p = z at step 0) with the inner PC applied in double precision; r'z of step k */
+/* z = M r (and p = z at step 0) with the inner PC applied in double precision (PCSPCGApplyOther()); r'z of step k */
 static PetscErrorCode PCSPCGDeviceInnerPC(PC pc, PetscInt k, cudaStream_t stream)
 {
   PC_SPCG       *s = (PC_SPCG *)pc->data;
@@ -234,16 +234,13 @@ static PetscErrorCode PCSPCGDeviceInnerPC(PC pc, PetscInt k, cudaStream_t stream
   const int      n = (int)d->n;
   PetscScalar   *rd;
   const PetscScalar *zd;
-  PCFailedReason reason;
 
   PetscFunctionBegin;
   PetscCall(VecCUDAGetArrayWrite(s->wr, &rd));
   ToDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->r, reinterpret_cast<D *>(rd));
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(s->wr, &rd));
-  PetscCall(PCApply(s->other, s->wr, s->wz));
-  PetscCall(PCGetFailedReason(s->other, &reason));
-  if (reason) pc->failedreason = reason;
+  PetscCall(PCSPCGApplyOther(pc));
   PetscCall(VecCUDAGetArrayRead(s->wz, &zd));
   FromDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(zd), d->r, d->z, k || s->cont ? nullptr : d->p, d->steps + k);
   PetscCallCUDA(cudaGetLastError());

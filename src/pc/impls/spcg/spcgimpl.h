@@ -93,6 +93,7 @@ PETSC_INTERN PetscLogEvent  PC_SPCG_Inner;
 
 PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
 PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
+PETSC_INTERN PetscErrorCode PCSPCGApplyOther(PC);
 PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGCSRSetUp(PC, Mat, PetscBool, PetscBool);
