@@ -562,9 +562,11 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    its directions conjugate from the left from then on: A z before the projection, the coefficients by forward
    substitution with the products p_m'A p_k of the kept directions, one more vector update per iteration. A
    residual replaced by the true one is not orthogonal to the kept directions either: the truncation
-   restarts there. `-ksp_view` says which conjugacy the last solve used. As `KSPCG`, it takes a negative-definite operator with a negative-definite
-   preconditioner (Jacobi of a negative-definite matrix, say) as it takes a positive-definite one: the
-   sign of the first r'Br sets the sign r'Br and p'Ap must keep (the inner CG likewise). Ends with
+   restarts there. `-ksp_view` says which conjugacy the last solve used.
+
+   As `KSPCG`, it takes a negative-definite operator with a negative-definite preconditioner (Jacobi of a
+   negative-definite matrix, say) as it takes a positive-definite one: the sign of the first r'Br sets the
+   sign r'Br and p'Ap must keep (the inner CG likewise). Ends with
    `KSP_DIVERGED_INDEFINITE_MAT` when p'Ap changes sign, `KSP_DIVERGED_INDEFINITE_PC` when r'Br
    does, `KSP_DIVERGED_NANORINF` on NaN or Inf, and
    `KSP_DIVERGED_BREAKDOWN` on stagnation. Stagnation is judged on the energy norm of the error,
