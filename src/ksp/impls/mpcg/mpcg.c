@@ -547,8 +547,9 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    its Krylov information than with restarts. Each inner solve also stops once it has reached half the
    reduction the outer iteration still needs, and once it has reached the reduction single precision
    delivers (below it the inner residual still falls but the inner solution no longer improves, and each
-   further inner iteration, a PC application with it, would be lost): 1e-6 at first, raised to the reduction an
-   outer iteration actually got from an inner solve that went that far (`-ksp_view` shows it).
+   further inner iteration, a PC application with it, would be lost). That reduction is approached from
+   above: 1e-4 at first; when an inner solve stopped there, an outer reduction weaker than twice it raises it to
+   that reduction (at most 1e-2), any other lowers it 10-fold (to 1e-6 at least); `-ksp_view` shows it.
    `-ksp_mpcg_continue_inner 0` restarts the inner CG cold.
 
    The outer iteration keeps, as `KSPFCG` does by default, 1, 2, ..., mmax previous directions and

@@ -690,9 +690,9 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    against the kept directions, norms) costs several inner iterations, but single-precision CG gains
    little beyond a few decades of reduction. Under
    `KSPMPCG` an inner solve also stops at half the reduction the outer solve still needs and at the
-   reduction single precision delivers (1e-6 at first, raised to what an outer iteration got from an inner
-   solve that went that far), and the inner search direction is continued from one application to the next
-   (see `KSPMPCG`).
+   reduction single precision delivers (1e-4 at first, then raised or lowered by what the outer iterations
+   get from inner solves that stopped there), and the inner search direction is continued from one application
+   to the next (see `KSPMPCG`).
 
    The inner iterations run where the operator's vectors live. With CUDA vectors (`-vec_type cuda`,
    a GPU matrix type) the inner vectors are single-precision device arrays and every scalar of the

@@ -24,16 +24,20 @@ typedef struct _n_PCSPCGJagged *PCSPCGJagged; /* a pJDS copy's format (spcgjagge
   Under KSPMPCG an inner solve also stops at the relative reduction single precision delivers (the floor):
   below it the inner residual still falls but the inner solution no longer improves (its true residual
   stays near eps_single times the condition number), and every further iteration, a PC application with
-  it, is lost. The floor starts at PCSPCG_FLOOR_START; when an inner solve stopped at the floor and the
-  outer iteration that used it reduced the residual by less (c = ||r_new|| / ||r||), the floor becomes c,
-  at most PCSPCG_FLOOR_MAX. Shared by the host loop (spcg.c) and the device loop (spcgdevice.cu).
+  it, is lost. The floor is approached from above: it starts at PCSPCG_FLOOR_START; after an inner solve
+  that stopped at the floor, the outer reduction c = ||r_new|| / ||r|| tells what single precision
+  delivered: c above twice the floor raises the floor to c (at most PCSPCG_FLOOR_MAX), c within it lowers
+  the floor 10-fold (at least PCSPCG_FLOOR_MIN). Shared by the host loop (spcg.c) and the device loop (spcgdevice.cu).
 */
-#define PCSPCG_FLOOR_START 1e-6
+#define PCSPCG_FLOOR_START 1e-4
+#define PCSPCG_FLOOR_MIN   1e-6
 #define PCSPCG_FLOOR_MAX   1e-2
 
 static PETSC_HOSTDEVICE_INLINE_DECL double PCSPCGNextFloor(double floor, int atfloor, double c)
 {
-  return atfloor && c > floor ? (c < PCSPCG_FLOOR_MAX ? c : PCSPCG_FLOOR_MAX) : floor;
+  if (!atfloor) return floor;
+  if (c > 2 * floor) return c < PCSPCG_FLOOR_MAX ? c : PCSPCG_FLOOR_MAX;
+  return 0.1 * floor > PCSPCG_FLOOR_MIN ? 0.1 * floor : PCSPCG_FLOOR_MIN;
 }
 
 /*
