@@ -519,14 +519,17 @@ int main(int argc, char **argv)
          suffix: gpu_pjds_block_rows_7
          args: -type seqaijpjdscuda -mat_pjds_block_rows 7 -m 500 -n 500
       test:
-         # large uploads: lanes of threads where the process may use several cores
+         # large uploads: lanes of threads where the process may use several cores (the host checks of a 400,000-row
+         # matrix took 60-63 s of the harness's 60 beside 7 other GPU tests on an H100 machine)
          suffix: gpu_pjds_large_lanes
+         timeoutfactor: 3
          env: "PETSCMPIEXEC='mpiexec --bind-to none'"
          args: -type seqaijpjdscuda -m 400000 -n 400000 -nz 9 -info :sys
          filter: grep -E -o "checks passed|Large uploads: [a-z]+( [a-z]+)*|Option left: name:[^ ]*" | sort -u
       test:
          # ... pinned in place where it is bound to one core (OpenMPI's default for 1 and 2 ranks)
          suffix: gpu_pjds_large_pinned
+         timeoutfactor: 3
          args: -type seqaijpjdscuda -m 400000 -n 400000 -nz 9 -info :sys
          filter: grep -E -o "checks passed|Large uploads: [a-z]+( [a-z]+)*|Option left: name:[^ ]*" | sort -u
 
