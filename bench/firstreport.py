@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/firstreport.py FIRSTSOLVE.csv GPU.txt
+"""bench/firstreport.py FIRSTSOLVE.csv GPU.txt   (GPU.txt: the GPU's name, then the number of GPUs)
 
 Markdown tables of the first-solve benchmark (scripts/device-bench-first): one table per problem and
 process count, each row against the case of the same problem, process count and solver family (MPCG with CG,
@@ -10,7 +10,8 @@ import csv, sys
 from collections import OrderedDict
 
 rows = list(csv.DictReader(open(sys.argv[1])))
-gpu = open(sys.argv[2]).read().strip() if len(sys.argv) > 2 else "?"
+gpuinfo = open(sys.argv[2]).read().split("\n") if len(sys.argv) > 2 else ["?"]
+gpu, ngpu = gpuinfo[0].strip(), int(gpuinfo[1]) if len(gpuinfo) > 1 and gpuinfo[1].strip().isdigit() else 1
 groups = OrderedDict()
 for r in rows:
     groups.setdefault((r["problem"], r["n"], r["np"]), []).append(r)
@@ -22,7 +23,7 @@ for (problem, n, np), rs in groups.items():
     mult = any(float(r["mult_ms"]) > 0 for r in rs)
     refresh = any(float(r.get("refresh_s", 0)) > 0 for r in rs)
     size = f"n = {n}, " if int(n) else ""
-    print(f"\n**{problem}, {size}{int(rs[0]['rows']) / 1e6:.2f} M rows, {np} process(es){' sharing the GPU' if int(np) > 1 else ''}, {gpu}**\n")
+    print(f"\n**{problem}, {size}{int(rs[0]['rows']) / 1e6:.2f} M rows, {np} process(es){(' sharing the GPU' if ngpu < int(np) else ', one GPU each') if int(np) > 1 else ''}, {gpu}**\n")
     print("| case | matrix | KSP | PC | its | true rel. res. | assembly s | format s | set-up s | first solve s | format + first solve s | repeated s | first-solve speed-up | repeated speed-up |"
           + (" MatMult ms | MatMult speed-up |" if mult else "") + (" values-only refresh s |" if refresh else ""))
     print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if mult else "") + ("---:|" if refresh else ""))
