@@ -117,14 +117,13 @@ static PetscErrorCode Seed004(PetscInt n, Vec b, Vec u)
 /*
   Solves A x = b with the given KSP type and PC (on the DMDA da, without letting it compute the operator, when
   da is given: PCMG takes its levels from it); returns the true relative residual, the error against xe:
-  relative in the 2-norm, or (maxnorm) absolute in the max norm, the iterations and (KSPMPCG) the inner iterations
+  relative in the 2-norm, or (maxnorm) absolute in the max norm, the iterations and the inner iterations of a KSPMPCG (inner: NULL for other types)
 */
 static PetscErrorCode SolveWith(Mat A, DM da, Vec b, Vec xe, KSPType type, PCType pctype, PetscInt mglevels, PetscReal rtol, PetscBool maxnorm, PetscReal *relres, PetscReal *err, KSPConvergedReason *reason, PetscInt *its, PetscInt *inner)
 {
   KSP       ksp;
   Vec       x, r;
   PetscReal nb;
-  PetscBool ismpcg;
 
   PetscFunctionBeginUser;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
@@ -165,9 +164,7 @@ static PetscErrorCode SolveWith(Mat A, DM da, Vec b, Vec xe, KSPType type, PCTyp
   PetscCall(VecNorm(xe, NORM_2, &nb));
   if (!maxnorm) *err /= nb;
   PetscCall(KSPGetIterationNumber(ksp, its));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPMPCG, &ismpcg));
-  *inner = 0;
-  if (ismpcg) PetscCall(KSPMPCGGetInnerIterations(ksp, NULL, inner));
+  if (inner) PetscCall(KSPMPCGGetInnerIterations(ksp, NULL, inner));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-5s %s: %s, %" PetscInt_FMT " iterations, true relative residual %.2e, %s error %.4e\n", type, pctype ? pctype : "default PC", KSPConvergedReasons[*reason], *its, (double)*relres, maxnorm ? "max-norm" : "relative", (double)*err));
   PetscCall(KSPViewFromOptions(ksp, NULL, "-view"));
   PetscCall(VecDestroy(&x));
@@ -179,7 +176,7 @@ static PetscErrorCode SolveWith(Mat A, DM da, Vec b, Vec xe, KSPType type, PCTyp
 int main(int argc, char **argv)
 {
   char               problem[32] = "poisson2d", file[PETSC_MAX_PATH_LEN] = "", pc[32] = "";
-  PetscInt           n           = 32, mglevels = 0, its, inner, itscg, innercg;
+  PetscInt           n           = 32, mglevels = 0, its, inner, itscg;
   PetscReal          rtol = 1e-12, res, err, rescg, errcg, ratio = 10, innerratio = 0;
   PetscBool          seed004, pcset;
   DM                 da = NULL;
@@ -239,7 +236,7 @@ int main(int argc, char **argv)
 
   PetscCall(SolveWith(A, da, b, xe, KSPMPCG, pcset ? pc : NULL, mglevels, rtol, seed004, &res, &err, &reason, &its, &inner));
   if (!breakdown) {
-    PetscCall(SolveWith(A, da, b, xe, KSPCG, pcset ? pc : PCJACOBI, mglevels, rtol, seed004, &rescg, &errcg, &reasoncg, &itscg, &innercg));
+    PetscCall(SolveWith(A, da, b, xe, KSPCG, pcset ? pc : PCJACOBI, mglevels, rtol, seed004, &rescg, &errcg, &reasoncg, &itscg, NULL));
     PetscCheck(reasoncg > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "the reference CG did not converge: %s", KSPConvergedReasons[reasoncg]);
     PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg did not converge: %s", KSPConvergedReasons[reason]);
     PetscCheck(res <= 2 * rtol, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg true relative residual %g above %g", (double)res, (double)rtol);
