@@ -15,7 +15,7 @@ JOBS    ?= $(shell nproc)
 petsc_prefix = $(shell scripts/build-petsc --scalar $(1) --print-prefix)
 other_scalar = $(if $(filter real,$(1)),complex,real)
 
-.PHONY: all petsc petsc-dir test install device-bundle demo bench clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
+.PHONY: all nccl petsc petsc-dir test install device-bundle demo bench clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
 
 all: petsc $(SCALARS:%=plugin-%)
 
@@ -24,15 +24,19 @@ petsc: $(SCALARS:%=petsc-%)
 $(SCALARS:%=petsc-%): petsc-%:
 	scripts/build-petsc --scalar $*
 
+# NCCL's header and library (PyPI wheel, cached beside PETSc): the GPU-to-GPU exchanges
+nccl:
+	scripts/get-nccl
+
 petsc-dir:
 	@scripts/build-petsc --scalar $(SCALAR) --print-prefix
 
 # The other scalar type's PETSc, when built, is handed over for the "refuses a foreign PETSc" test.
-$(SCALARS:%=plugin-%): plugin-%: petsc-%
+$(SCALARS:%=plugin-%): plugin-%: petsc-% nccl
 	@foreign=$(call petsc_prefix,$(call other_scalar,$*)); \
 	 [ -f $$foreign/.petsc-jagged-complete ] || foreign=; \
 	 cmake -S . -B $(BUILD)/$* -DCMAKE_BUILD_TYPE=Release \
-	   -DPETSC_DIR=$(call petsc_prefix,$*) -DPETSC_DIR_FOREIGN=$$foreign
+	   -DPETSC_DIR=$(call petsc_prefix,$*) -DPETSC_DIR_FOREIGN=$$foreign -DNCCL_DIR=$$(scripts/get-nccl --print-prefix)
 	cmake --build $(BUILD)/$* -j $(JOBS)
 
 # CPU tests for each scalar type: PETSc's test harness on the TEST blocks (gmakefile.test; fails on any

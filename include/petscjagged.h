@@ -66,6 +66,28 @@ typedef enum {
 } MatJaggedKernel;
 PETSC_EXTERN const char *const MatJaggedKernels[];
 
+/*E
+   PetscJaggedExchange - How the halo exchanges and reductions of petsc-jagged's GPU objects travel between processes
+
+   Values:
++  `PETSC_JAGGED_EXCHANGE_NCCL` - from GPU to GPU through NCCL, enqueued on the stream of the kernels, without a host synchronization (the default)
+-  `PETSC_JAGGED_EXCHANGE_MPI`  - through MPI: staged through pinned host memory (`-use_gpu_aware_mpi 0`), with a host synchronization each
+
+   Level: intermediate
+
+   Notes:
+   NCCL runs where every process has a GPU of its own and finds `libnccl.so.2` (on the loader's path, else
+   the copy petsc-jagged was built against); elsewhere, and on one process, the MPI path runs and the
+   object's view says why. The NCCL communicator is made once per communicator, on first use.
+
+.seealso: `MatJaggedSetExchange()`, `PCSPCGSetExchange()`, `MatPowersSetExchange()`
+E*/
+typedef enum {
+  PETSC_JAGGED_EXCHANGE_MPI,
+  PETSC_JAGGED_EXCHANGE_NCCL
+} PetscJaggedExchange;
+PETSC_EXTERN const char *const PetscJaggedExchanges[];
+
 /*
    Scalar of the single-precision copy: float, or a complex of two floats in complex builds
    (same layout as std::complex<float> and float _Complex).
@@ -98,6 +120,8 @@ typedef PetscErrorCode (*MatJaggedMultSingleFn)(Mat, const PetscJaggedScalarSing
 PETSC_EXTERN PetscErrorCode MatJaggedSetMultSingle(Mat, MatJaggedMultSingleFn);
 PETSC_EXTERN PetscErrorCode MatJaggedSetKernel(Mat, MatJaggedKernel, PetscInt);
 PETSC_EXTERN PetscErrorCode MatJaggedGetKernel(Mat, MatJaggedKernel *, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatJaggedSetExchange(Mat, PetscJaggedExchange);
+PETSC_EXTERN PetscErrorCode MatJaggedGetExchange(Mat, PetscJaggedExchange *);
 PETSC_EXTERN PetscErrorCode MatPJDSSetBlockRows(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatPJDSGetBlockRows(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatJaggedSetUseHost(Mat, PetscBool);
@@ -144,6 +168,8 @@ PETSC_EXTERN PetscErrorCode PCSPCGSetFormat(PC, PCSPCGFormat);
 PETSC_EXTERN PetscErrorCode PCSPCGGetFormat(PC, PCSPCGFormat *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetUseCUDAGraph(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSPCGGetUseCUDAGraph(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetExchange(PC, PetscJaggedExchange);
+PETSC_EXTERN PetscErrorCode PCSPCGGetExchange(PC, PetscJaggedExchange *);
 PETSC_EXTERN PetscErrorCode KSPMPCGSetTruncation(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPMPCGGetTruncation(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPMPCGSetStagnationIterations(KSP, PetscInt);
@@ -190,6 +216,8 @@ PETSC_EXTERN PetscErrorCode MatPowersSetUseDIA(MatPowers, PetscBool);
 PETSC_EXTERN PetscErrorCode MatPowersGetUseDIA(MatPowers, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatPowersSetMaxExtraFlops(MatPowers, PetscReal);
 PETSC_EXTERN PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers, PetscReal *);
+PETSC_EXTERN PetscErrorCode MatPowersSetExchange(MatPowers, PetscJaggedExchange);
+PETSC_EXTERN PetscErrorCode MatPowersGetExchange(MatPowers, PetscJaggedExchange *);
 PETSC_EXTERN PetscErrorCode MatPowersSetOptionsPrefix(MatPowers, const char[]);
 PETSC_EXTERN PetscErrorCode MatPowersSetFromOptions(MatPowers);
 PETSC_EXTERN PetscErrorCode MatPowersSetUp(MatPowers);

@@ -1,5 +1,6 @@
 #include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
+#include <petscjagged/private/jaggednccl.h>
 #include "jaggedcite.h"
 
 static PetscBool PetscJaggedPackageInitialized = PETSC_FALSE;
@@ -164,7 +165,7 @@ PetscErrorCode PetscJaggedGetVersion(char version[], size_t len)
 }
 
 /*@C
-  PetscJaggedFinalizePackage - Called by `PetscFinalize()`; forgets that the package was initialized
+  PetscJaggedFinalizePackage - Called by `PetscFinalize()`; destroys the NCCL communicators and forgets that the package was initialized
 
   Level: developer
 
@@ -173,6 +174,7 @@ PetscErrorCode PetscJaggedGetVersion(char version[], size_t len)
 PetscErrorCode PetscJaggedFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PetscCall(JaggedNCCLFinalize());
   PetscJaggedPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

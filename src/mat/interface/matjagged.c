@@ -326,3 +326,60 @@ PetscErrorCode MatJaggedGetStorage(Mat A, PetscCount *nnz, PetscCount *stored)
   PetscUseMethod(A, "MatJaggedGetStorage_C", (Mat, PetscCount *, PetscCount *), (A, nnz, stored));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@
+  MatJaggedSetExchange - Sets the path of the halo exchanges of a jagged-diagonal matrix on several processes
+
+  Logically Collective
+
+  Input Parameters:
++ A        - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
+- exchange - `PETSC_JAGGED_EXCHANGE_NCCL` (default) or `PETSC_JAGGED_EXCHANGE_MPI`
+
+  Options Database Key:
+. -mat_jagged_exchange <nccl,mpi> - the path
+
+  Level: intermediate
+
+  Notes:
+  `MatMult()`, `MatMultAdd()`, the transpose products and `MatJaggedMultSingle()` exchange the ghost
+  entries of x while the diagonal block multiplies. Through NCCL they go from GPU to GPU on a stream of
+  their own, without a host synchronization; through MPI (not CUDA-aware) they are staged through pinned
+  host memory. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs; `MatView()` with
+  `PETSC_VIEWER_ASCII_INFO` names the path taken and why. A sequential matrix ignores the setting.
+
+.seealso: `MatJaggedGetExchange()`, `PetscJaggedExchange`, `MATPJDSCUDA`, `MATJDSCUDA`
+@*/
+PetscErrorCode MatJaggedSetExchange(Mat A, PetscJaggedExchange exchange)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(A, exchange, 2);
+  PetscCheck(exchange == PETSC_JAGGED_EXCHANGE_MPI || exchange == PETSC_JAGGED_EXCHANGE_NCCL, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
+  PetscTryMethod(A, "MatJaggedSetExchange_C", (Mat, PetscJaggedExchange), (A, exchange));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatJaggedGetExchange - Gets the path asked for the halo exchanges of a jagged-diagonal matrix on several processes
+
+  Not Collective
+
+  Input Parameter:
+. A - a `MATMPIJDSCUDA` or `MATMPIPJDSCUDA` matrix
+
+  Output Parameter:
+. exchange - the path asked for (the path taken is named by `MatView()`)
+
+  Level: intermediate
+
+.seealso: `MatJaggedSetExchange()`, `PetscJaggedExchange`
+@*/
+PetscErrorCode MatJaggedGetExchange(Mat A, PetscJaggedExchange *exchange)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(exchange, 2);
+  PetscUseMethod(A, "MatJaggedGetExchange_C", (Mat, PetscJaggedExchange *), (A, exchange));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -105,6 +105,7 @@ typedef struct {
   MatPowersType                    mtype; /* MatPowers */
   PetscBool                        dia;
   PetscReal                        extra;
+  PetscJaggedExchange              spcgexchange, mpkexchange; /* PCSPCG, MatPowers */
 } Values;
 
 static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, const Values *v, const char *when)
@@ -118,6 +119,7 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
   KSPCAGMRESOrthogonalization      tsqr;
   KSPCAGMRESBlockOrthogonalization borth;
   MatPowersType                    mtype;
+  PetscJaggedExchange              exchange;
 
   PetscFunctionBeginUser;
   PetscCall(KSPMPCGGetTruncation(mpcg, &i));
@@ -142,6 +144,8 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
   CHECK(format == v->format, "%s: PCSPCGGetFormat() gave %s, not %s", when, PCSPCGFormats[format], PCSPCGFormats[v->format]);
   PetscCall(PCSPCGGetUseCUDAGraph(spcg, &b));
   CHECK(b == v->graph, "%s: PCSPCGGetUseCUDAGraph() gave %d, not %d", when, (int)b, (int)v->graph);
+  PetscCall(PCSPCGGetExchange(spcg, &exchange));
+  CHECK(exchange == v->spcgexchange, "%s: PCSPCGGetExchange() gave %s, not %s", when, PetscJaggedExchanges[exchange], PetscJaggedExchanges[v->spcgexchange]);
 
   PetscCall(KSPCAGMRESGetBlockSize(ca, &i));
   CHECK(i == v->s, "%s: KSPCAGMRESGetBlockSize() gave %" PetscInt_FMT ", not %" PetscInt_FMT, when, i, v->s);
@@ -160,6 +164,8 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
   CHECK(b == v->dia, "%s: MatPowersGetUseDIA() gave %d, not %d", when, (int)b, (int)v->dia);
   PetscCall(MatPowersGetMaxExtraFlops(mpk, &r));
   CHECK(r == v->extra, "%s: MatPowersGetMaxExtraFlops() gave %g, not %g", when, (double)r, (double)v->extra);
+  PetscCall(MatPowersGetExchange(mpk, &exchange));
+  CHECK(exchange == v->mpkexchange, "%s: MatPowersGetExchange() gave %s, not %s", when, PetscJaggedExchanges[exchange], PetscJaggedExchanges[v->mpkexchange]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -201,7 +207,7 @@ int main(int argc, char **argv)
   PetscCall(MatPowersSetOptionsPrefix(mpk, "mpk_"));
 
   /* the defaults */
-  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25};
+  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL};
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "defaults"));
 
   if (fromopts) {
@@ -227,9 +233,11 @@ int main(int argc, char **argv)
     PetscCall(RequireEnum("mpk_", "-mat_powers_type", MatPowersTypes, (PetscEnum *)&v.mtype));
     PetscCall(RequireBool("mpk_", "-mat_powers_dia", &v.dia));
     PetscCall(RequireReal("mpk_", "-mat_powers_max_extra_flops", &v.extra));
+    PetscCall(RequireEnum("spcg_", "-pc_spcg_exchange", PetscJaggedExchanges, (PetscEnum *)&v.spcgexchange));
+    PetscCall(RequireEnum("mpk_", "-mat_powers_exchange", PetscJaggedExchanges, (PetscEnum *)&v.mpkexchange));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "options"));
   } else {
-    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5};
+    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI};
     PetscCall(KSPMPCGSetTruncation(mpcg, v.mmax));
     PetscCall(KSPMPCGSetStagnationIterations(mpcg, v.stagits));
     PetscCall(KSPMPCGSetContinueInner(mpcg, v.cont));
@@ -248,6 +256,8 @@ int main(int argc, char **argv)
     PetscCall(MatPowersSetType(mpk, v.mtype));
     PetscCall(MatPowersSetUseDIA(mpk, v.dia));
     PetscCall(MatPowersSetMaxExtraFlops(mpk, v.extra));
+    PetscCall(PCSPCGSetExchange(spcg, v.spcgexchange));
+    PetscCall(MatPowersSetExchange(mpk, v.mpkexchange));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "setters"));
     /* no options given: *SetFromOptions() keeps what the setters set */
     PetscCall(KSPSetFromOptions(mpcg));
@@ -268,7 +278,23 @@ int main(int argc, char **argv)
   CHECK_REFUSED(KSPCAGMRESSetBlockSize(ca, 0), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(KSPCAGMRESSetMaxBreakdowns(ca, -1), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(MatPowersSetMaxExtraFlops(mpk, -1.0), PETSC_ERR_ARG_OUTOFRANGE);
+  CHECK_REFUSED(PCSPCGSetExchange(spcg, (PetscJaggedExchange)5), PETSC_ERR_ARG_OUTOFRANGE);
+  CHECK_REFUSED(MatPowersSetExchange(mpk, (PetscJaggedExchange)-1), PETSC_ERR_ARG_OUTOFRANGE);
+  CHECK_REFUSED(MatJaggedSetExchange(A, (PetscJaggedExchange)2), PETSC_ERR_ARG_OUTOFRANGE);
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "after the refused values"));
+
+  { /* the matrix's exchange: set and read back on an MPI jagged matrix; a sequential or AIJ matrix ignores the setter and has no getter */
+    PetscBool           mpijagged;
+    PetscJaggedExchange exchange;
+
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &mpijagged, MATMPIJDSCUDA, MATMPIPJDSCUDA, ""));
+    PetscCall(MatJaggedSetExchange(A, PETSC_JAGGED_EXCHANGE_MPI));
+    if (mpijagged) {
+      PetscCall(MatJaggedGetExchange(A, &exchange));
+      CHECK(exchange == PETSC_JAGGED_EXCHANGE_MPI, "MatJaggedGetExchange() gave %s, not mpi", PetscJaggedExchanges[exchange]);
+      PetscCall(MatJaggedSetExchange(A, PETSC_JAGGED_EXCHANGE_NCCL));
+    } else CHECK_REFUSED(MatJaggedGetExchange(A, &exchange), PETSC_ERR_SUP);
+  }
 
   /* another type: its setters do nothing, its getters fail */
   PetscCall(PCCreate(PETSC_COMM_WORLD, &jac));
@@ -344,9 +370,9 @@ int main(int argc, char **argv)
    # the options read by the *SetFromOptions() routines
    testset:
       args: -from_options -mpcg_ksp_mpcg_mmax 9 -mpcg_ksp_mpcg_stagnation_its 12 -mpcg_ksp_mpcg_continue_inner 0 -mpcg_ksp_mpcg_single_inner 0 -mpcg_pc_spcg_max_it 21
-      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0
+      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange mpi
       args: -ca_ksp_cagmres_s 4 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_tsqr caqr -ca_ksp_cagmres_borth mgs -ca_ksp_cagmres_max_breakdowns 3
-      args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75
+      args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75 -mpk_mat_powers_exchange mpi
       test:
          suffix: options
       test:
@@ -361,5 +387,10 @@ int main(int argc, char **argv)
          suffix: bad_option_extra_flops
          args: -mpk_mat_powers_max_extra_flops -1
          filter: Error: grep -E -o "extra flops limit \(-mat_powers_max_extra_flops\) must be nonnegative|Segmentation|signal [0-9]+" | sort -u
+
+      test:
+         suffix: bad_option_exchange
+         args: -spcg_pc_spcg_exchange gpu
+         filter: Error: grep -E -o "Unknown .*gpu.*-spcg_pc_spcg_exchange|Segmentation|signal [0-9]+" | sort -u
 
 TEST*/

@@ -1,6 +1,6 @@
 static char help[] = "Checks the MPI jagged-diagonal types against MATMPIAIJ on a random distributed matrix:\n\
 products, diagonal, scaling, the single-precision product with its halo exchange, conversions,\n\
-duplication and binding to the CPU.\n\
+duplication and binding to the CPU; on GPUs, the NCCL and the MPI halo exchanges against each other.\n\
   -type <pjdscuda>  the type (root name)\n\
   -m <200>          local rows on rank 0 (rank r has m + 37 r)\n\
   -gpu              GPU kernels and VECCUDA vectors (else give -mat_jagged_host)\n\n";
@@ -45,6 +45,58 @@ static PetscErrorCode CheckCopies(Mat A, Vec x, Vec y, PetscInt *checks)
     ++*checks;
   }
   PetscCallCUDA(cudaFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The products through the NCCL and the MPI halo exchanges give the same vectors, bit for bit; PETSc's copy
+  counters show where they went: through NCCL no value crosses the host, through MPI the ghosts do. NCCL
+  runs where every process has a GPU of its own (one node: as many GPUs as processes); processes sharing a
+  GPU take the MPI path although NCCL is asked for.
+*/
+static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol, PetscInt *checks)
+{
+  const PetscJaggedExchange paths[2] = {PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_NCCL};
+  Vec                       y[2], yt[2];
+  PetscInt                  nrecv, nsend;
+  int                       ngpu;
+  PetscMPIInt               size;
+  PetscBool                 equal, ownsgpu;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCallCUDA(cudaGetDeviceCount(&ngpu));
+  ownsgpu = (PetscBool)(ngpu >= size);
+  PetscCall(MatGhostCounts(A, &nrecv, &nsend));
+  for (PetscInt e = 0; e < 2; e++) {
+    EventCopies before, after, d;
+    PetscBool   nccl = (PetscBool)(paths[e] == PETSC_JAGGED_EXCHANGE_NCCL && ownsgpu);
+    PetscMPIInt staged, anystaged;
+
+    PetscCall(VecDuplicate(yr, &y[e]));
+    PetscCall(VecDuplicate(x, &yt[e]));
+    PetscCall(MatJaggedSetExchange(A, paths[e]));
+    PetscCall(MatMult(A, x, y[e])); /* makes the halo */
+    PetscCall(EventCopiesGet("MatMult", &before));
+    for (PetscInt k = 0; k < 5; k++) PetscCall(MatMult(A, x, y[e]));
+    PetscCall(EventCopiesGet("MatMult", &after));
+    d      = EventCopiesDiff(after, before);
+    staged = d.h2d > 0 || d.d2h > 0;
+    PetscCallMPI(MPIU_Allreduce(&staged, &anystaged, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+    PetscCheck(nccl ? !anystaged : anystaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with -mat_jagged_exchange %s on %s: %g bytes host to device, %g device to host in 5 products (%s expected)", PetscJaggedExchanges[paths[e]], ownsgpu ? "a GPU each" : "shared GPUs", d.h2d, d.d2h, nccl ? "none" : "the ghosts");
+    PetscCall(CheckVecClose(nccl ? "MatMult through NCCL" : "MatMult through MPI", y[e], yr, tol, checks));
+    PetscCall(MatMultTranspose(A, w, yt[e])); /* the reverse exchange */
+  }
+  PetscCall(VecEqual(y[0], y[1], &equal));
+  PetscCheck(equal, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatMult differs between the NCCL and the MPI exchanges");
+  PetscCall(VecEqual(yt[0], yt[1], &equal));
+  PetscCheck(equal, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatMultTranspose differs between the NCCL and the MPI exchanges");
+  *checks += 3;
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "the NCCL and MPI exchanges: the same products, and the copy counters of the path these GPUs allow\n"));
+  for (PetscInt e = 0; e < 2; e++) {
+    PetscCall(VecDestroy(&y[e]));
+    PetscCall(VecDestroy(&yt[e]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -167,7 +219,10 @@ int main(int argc, char **argv)
   PetscCall(MultSingle(A, x, y, gpu));
   PetscCall(CheckVecClose("MatJaggedMultSingle", y, yr, 1e-5, &checks));
 
-  if (gpu && size > 1) PetscCall(CheckCopies(A, x, y, &checks));
+  if (gpu && size > 1) {
+    PetscCall(CheckCopies(A, x, y, &checks));
+    PetscCall(CheckExchanges(A, x, w, yr, tol, &checks));
+  }
 
   /* MatBindToCPU() itself: bound, the products run on the host; unbound again, on the GPU with only the ghosts crossing */
   PetscCall(MatBindToCPU(A, PETSC_TRUE));
@@ -250,7 +305,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -type pjdscuda -gpu -use_gpu_aware_mpi 0 -m 20000
-      filter: grep -E -o "moved only ghost values between host and device|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      filter: grep -E -o "moved only ghost values between host and device|the NCCL and MPI exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
       test:
          suffix: gpu_pjds_np1
       test:

@@ -2,10 +2,14 @@
    JaggedHalo (see jaggedhalo.h). The plan comes from a PetscSF of type basic (a copy is made of any
    other): for each neighbour, the owned entries it needs (PetscSFGetLeafRanks(), in the order the
    neighbour lists them) and the ghost entries it provides (PetscSFGetRootRanks()). One message each
-   way per neighbour, of unit bytes an entry, through pinned host buffers.
+   way per neighbour, of unit bytes an entry: through NCCL from device buffer to device buffer, or
+   through MPI and pinned host buffers.
 */
-#include "jaggedhalo.h"
+#include <petscjagged/private/jaggedhalo.h>
+#include <petscjagged/private/jaggednccl.h>
 #include <cstdint>
+
+const char *const PetscJaggedExchanges[] = {"mpi", "nccl", "PetscJaggedExchange", "PETSC_JAGGED_EXCHANGE_", NULL};
 
 struct _n_JaggedHalo {
   MPI_Comm     comm;
@@ -22,7 +26,10 @@ struct _n_JaggedHalo {
   char        *hsend, *hrecv; /* pinned (device) or plain host buffers */
   char        *dsend, *drecv;
   MPI_Request *req;
-  cudaStream_t copy;
+  JaggedNCCL   nccl;   /* the exchange runs through NCCL (device arrays), else through MPI */
+  const char  *reversesrc; /* NCCL: the ghost entries the reverse exchange sends */
+  const char  *why;    /* why not through NCCL, when asked for */
+  cudaStream_t copy;   /* of the copies to and from the host, or of the NCCL exchange */
   cudaEvent_t  packed, sent, arrived;
 };
 
@@ -111,9 +118,10 @@ PetscErrorCode HaloDeviceIndices(PetscInt n, const PetscInt *h, int **d)
 
 /*
   JaggedHaloCreate - the exchange of sf (roots: owned entries, leaves: ghosts) for arrays of unit bytes an
-  entry, in device memory (device) or host memory. Collective on sf's communicator.
+  entry, in device memory (device) or host memory, through NCCL where asked for and possible (device
+  arrays on several processes), else through MPI. Collective on sf's communicator.
 */
-PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, JaggedHalo *halo)
+PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, PetscJaggedExchange exchange, JaggedHalo *halo)
 {
   JaggedHalo         h;
   PetscSF            basic = sf;
@@ -161,9 +169,19 @@ PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, Jagge
   for (PetscInt k = 0; k < h->recvoff[nr]; k++)
     if (h->recvidx[k] != h->leafbase + k) h->leafcontig = PETSC_FALSE;
   PetscCall(PetscMalloc1(nr + ni, &h->req));
+  if (exchange == PETSC_JAGGED_EXCHANGE_NCCL) {
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(h->comm, &size));
+    if (!device) { /* host arrays: MPI, nothing to say */
+    } else if (size == 1) h->why = "one process";
+    else PetscCall(JaggedNCCLGet(h->comm, &h->nccl, &h->why));
+  }
   if (device) {
-    PetscCallCUDA(cudaMallocHost((void **)&h->hsend, unit * PetscMax(h->sendoff[ni], 1)));
-    PetscCallCUDA(cudaMallocHost((void **)&h->hrecv, unit * PetscMax(h->recvoff[nr], 1)));
+    if (!h->nccl) { /* NCCL reads and writes the device buffers */
+      PetscCallCUDA(cudaMallocHost((void **)&h->hsend, unit * PetscMax(h->sendoff[ni], 1)));
+      PetscCallCUDA(cudaMallocHost((void **)&h->hrecv, unit * PetscMax(h->recvoff[nr], 1)));
+    }
     PetscCallCUDA(cudaMalloc((void **)&h->dsend, unit * PetscMax(h->sendoff[ni], 1)));
     PetscCall(HaloDeviceIndices(h->sendoff[ni], h->sendidx, &h->dsendidx));
     if (!h->leafcontig) {
@@ -208,6 +226,11 @@ PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t str
   const PetscInt nsend = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
+  if (h->nccl) { /* the exchange waits for the packing in JaggedHaloEnd() */
+    PetscCall(HaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
+    PetscCallCUDA(cudaEventRecord(h->packed, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->arrived)); /* the last exchange's receive buffer has reached the device */
     if (nsend) {
@@ -224,12 +247,36 @@ PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t str
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  One NCCL group on the halo's stream, after the event packed: the messages of sendbuf (offsets sendoff)
+  to the processes sendrank, those of recvrank into recvbuf (offsets recvoff); then stream waits for it
+*/
+static PetscErrorCode JaggedHaloNCCL(JaggedHalo h, PetscMPIInt nsend, const PetscMPIInt *sendrank, const PetscInt *sendoff, const char *sendbuf, PetscMPIInt nrecv, const PetscMPIInt *recvrank, const PetscInt *recvoff, char *recvbuf, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaStreamWaitEvent(h->copy, h->packed, 0));
+  PetscCall(JaggedNCCLGroupStart());
+  for (PetscMPIInt i = 0; i < nsend; i++) PetscCall(JaggedNCCLSend(h->nccl, sendbuf + h->unit * sendoff[i], h->unit * (sendoff[i + 1] - sendoff[i]), sendrank[i], h->copy));
+  for (PetscMPIInt i = 0; i < nrecv; i++) PetscCall(JaggedNCCLRecv(h->nccl, recvbuf + h->unit * recvoff[i], h->unit * (recvoff[i + 1] - recvoff[i]), recvrank[i], h->copy));
+  PetscCall(JaggedNCCLGroupEnd());
+  PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
+  PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* JaggedHaloEnd - sends, receives, and puts the ghost entries into leaves; on the device, stream waits for them */
 PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
 {
   const PetscInt nrecv = h->recvoff[h->nrecv];
 
   PetscFunctionBegin;
+  if (h->nccl) { /* the ghosts go straight into leaves where they are contiguous there */
+    char *dst = h->leafcontig ? static_cast<char *>(leaves) + h->unit * h->leafbase : h->drecv;
+
+    PetscCall(JaggedHaloNCCL(h, h->nsend, h->sendrank, h->sendoff, h->dsend, h->nrecv, h->recvrank, h->recvoff, dst, stream));
+    if (!h->leafcontig) PetscCall(HaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->sent));
     PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE));
@@ -265,6 +312,15 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
 
   PetscFunctionBegin;
   PetscCheck(h->unit == sizeof(PetscScalar), PETSC_COMM_SELF, PETSC_ERR_SUP, "The reverse halo exchange adds PetscScalar entries only");
+  if (h->nccl) { /* the ghosts leave from leaves where they are contiguous there, in JaggedHaloReverseEnd() */
+    h->reversesrc = static_cast<const char *>(leaves) + h->unit * h->leafbase;
+    if (!h->leafcontig) {
+      PetscCall(HaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
+      h->reversesrc = h->drecv;
+    }
+    PetscCallCUDA(cudaEventRecord(h->packed, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->arrived)); /* the last exchange's receive buffer has reached the device */
     if (nrecv) {
@@ -292,9 +348,17 @@ PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stre
   const PetscInt nsend = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
-  if (h->device) {
+  if (h->nccl) PetscCall(JaggedHaloNCCL(h, h->nrecv, h->recvrank, h->recvoff, h->reversesrc, h->nsend, h->sendrank, h->sendoff, h->dsend, stream));
+  else if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->sent));
     PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE));
+  }
+  if (h->nccl) {
+    if (nsend) {
+      HaloAddKernel<<<(unsigned)PetscMin((nsend + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(nsend, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(h->dsend), static_cast<double *>(roots));
+      PetscCallCUDA(cudaGetLastError());
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscMPIInt j = 0; j < h->nsend; j++) /* from itself */
     if (h->sendrank[j] == h->rank)
@@ -329,8 +393,8 @@ PetscErrorCode JaggedHaloDestroy(JaggedHalo *halo)
   if (!h) PetscFunctionReturn(PETSC_SUCCESS);
   if (h->device) {
     PetscCallCUDA(cudaStreamSynchronize(h->copy));
-    PetscCallCUDA(cudaFreeHost(h->hsend));
-    PetscCallCUDA(cudaFreeHost(h->hrecv));
+    if (h->hsend) PetscCallCUDA(cudaFreeHost(h->hsend));
+    if (h->hrecv) PetscCallCUDA(cudaFreeHost(h->hrecv));
     for (void *a : {(void *)h->dsend, (void *)h->drecv, (void *)h->dsendidx, (void *)h->drecvidx})
       if (a) PetscCallCUDA(cudaFree(a));
     for (cudaEvent_t e : {h->packed, h->sent, h->arrived}) PetscCallCUDA(cudaEventDestroy(e));
@@ -340,5 +404,14 @@ PetscErrorCode JaggedHaloDestroy(JaggedHalo *halo)
   PetscCall(PetscFree2(h->sendidx, h->recvidx));
   PetscCall(PetscFree(h->req));
   PetscCall(PetscFree(*halo));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedHaloGetExchange - the path the exchange takes, and why not through NCCL where it was asked for (else NULL) */
+PetscErrorCode JaggedHaloGetExchange(JaggedHalo h, PetscJaggedExchange *exchange, const char **why)
+{
+  PetscFunctionBegin;
+  *exchange = h->nccl ? PETSC_JAGGED_EXCHANGE_NCCL : PETSC_JAGGED_EXCHANGE_MPI;
+  *why      = h->why;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

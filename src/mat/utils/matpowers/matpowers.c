@@ -71,6 +71,7 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   m->reqtype         = MAT_POWERS_AUTO;
   m->type            = MAT_POWERS_AUTO;
   m->max_extra_flops = 0.25;
+  m->exchangetype    = PETSC_JAGGED_EXCHANGE_NCCL;
   m->usedia          = PETSC_TRUE;
   m->side            = PC_RIGHT;
   m->s2v             = -1;
@@ -344,6 +345,63 @@ PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers mpk, PetscReal *extra)
 }
 
 /*@
+  MatPowersSetExchange - Sets the path of the ghosted kernel's halo exchange on several processes on GPUs
+
+  Logically Collective
+
+  Input Parameters:
++ mpk      - the kernel
+- exchange - `PETSC_JAGGED_EXCHANGE_NCCL` (default): from GPU to GPU on the stream of the products, or `PETSC_JAGGED_EXCHANGE_MPI`: through the host
+
+  Options Database Key:
+. -mat_powers_exchange <nccl,mpi> - the path
+
+  Level: advanced
+
+  Notes:
+  Plain products exchange through A's own `MatMult()` (for `MATMPIJDSCUDA` and `MATMPIPJDSCUDA`, see
+  `MatJaggedSetExchange()`). Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs;
+  `MatPowersView()` names the path taken and why. A change after `MatPowersSetUp()` sets the kernel up
+  again at the next `MatPowersApply()`.
+
+.seealso: `MatPowers`, `MatPowersGetExchange()`, `PetscJaggedExchange`, `MatPowersSetFromOptions()`
+@*/
+PetscErrorCode MatPowersSetExchange(MatPowers mpk, PetscJaggedExchange exchange)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(mpk, exchange, 2);
+  PetscCheck(exchange == PETSC_JAGGED_EXCHANGE_MPI || exchange == PETSC_JAGGED_EXCHANGE_NCCL, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
+  if (exchange != mpk->exchangetype) mpk->setupcalled = PETSC_FALSE;
+  mpk->exchangetype = exchange;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersGetExchange - Gets the path asked for the ghosted kernel's halo exchange
+
+  Not Collective
+
+  Input Parameter:
+. mpk - the kernel
+
+  Output Parameter:
+. exchange - the path asked for (the path taken is named by `MatPowersView()`)
+
+  Level: advanced
+
+.seealso: `MatPowers`, `MatPowersSetExchange()`
+@*/
+PetscErrorCode MatPowersGetExchange(MatPowers mpk, PetscJaggedExchange *exchange)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscAssertPointer(exchange, 2);
+  *exchange = mpk->exchangetype;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatPowersSetFromOptions - Sets the kernel's type, its choice of DIA products and the threshold of `MAT_POWERS_AUTO` from the options database
 
   Collective
@@ -354,17 +412,19 @@ PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers mpk, PetscReal *extra)
   Options Database Keys:
 + -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two, see `MatPowersSetType()`
 . -mat_powers_max_extra_flops <0.25>    - auto: ghosted only when its extra flops, relative to s plain products, are at most this, see `MatPowersSetMaxExtraFlops()`
-- -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals, see `MatPowersSetUseDIA()`
+. -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals, see `MatPowersSetUseDIA()`
+- -mat_powers_exchange <nccl,mpi>       - the ghosted kernel's halo exchange on several processes on GPUs: GPU to GPU or through MPI, see `MatPowersSetExchange()`
 
   Level: intermediate
 
-.seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersSetMaxExtraFlops()`, `MatPowersSetUseDIA()`, `MatPowersSetOptionsPrefix()`
+.seealso: `MatPowers`, `MatPowersSetType()`, `MatPowersSetMaxExtraFlops()`, `MatPowersSetUseDIA()`, `MatPowersSetExchange()`, `MatPowersSetOptionsPrefix()`
 @*/
 PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
 {
-  MatPowersType type;
-  PetscReal     r;
-  PetscBool     dia, flg;
+  MatPowersType       type;
+  PetscReal           r;
+  PetscBool           dia, flg;
+  PetscJaggedExchange exchange;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
@@ -375,6 +435,8 @@ PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
   if (flg) PetscCall(MatPowersSetUseDIA(mpk, dia));
   PetscCall(PetscOptionsReal("-mat_powers_max_extra_flops", "Auto: ghosted only when its extra flops relative to s plain products are at most this", "MatPowersSetMaxExtraFlops", mpk->max_extra_flops, &r, &flg));
   if (flg) PetscCall(MatPowersSetMaxExtraFlops(mpk, r));
+  PetscCall(PetscOptionsEnum("-mat_powers_exchange", "Ghosted, several processes on GPUs: path of the halo exchange, GPU to GPU (nccl) or through MPI (mpi)", "MatPowersSetExchange", PetscJaggedExchanges, (PetscEnum)mpk->exchangetype, (PetscEnum *)&exchange, &flg));
+  if (flg) PetscCall(MatPowersSetExchange(mpk, exchange));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -716,7 +778,13 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     blocktype = ((PetscObject)Ad)->type_name;
     PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows through the blocks of A (%s), %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in a %s; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, blocktype, mpk->nrows - mpk->nown, mpk->s - 1, mpk->R ? ((PetscObject)mpk->R)->type_name : "(none)", mpk->ncols, mpk->s, mpk->nnzext, mpk->nnzown));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products\n", mpk->nexchanges, mpk->nproducts));
+  if (mpk->exchange && mpk->type == MAT_POWERS_GHOSTED) {
+    PetscJaggedExchange used;
+    const char         *why;
+
+    PetscCall(JaggedHaloGetExchange(mpk->exchange, &used, &why));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products (%s%s%s)\n", mpk->nexchanges, mpk->nproducts, used == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU" : (mpk->cuda ? "through MPI and pinned host memory" : "through MPI, host arrays"), why ? "; not NCCL: " : "", why ? why : ""));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products\n", mpk->nexchanges, mpk->nproducts));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

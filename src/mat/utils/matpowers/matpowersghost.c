@@ -250,7 +250,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit)
     for (PetscInt i = 0; i < norder - mpk->nown; i++) leaves[i] = mpk->nown + i;
     PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)mpk), &sf));
     PetscCall(PetscSFSetGraphLayout(sf, A->rmap, norder - mpk->nown, leaves, PETSC_OWN_POINTER, order + mpk->nown));
-    PetscCall(JaggedHaloCreate(sf, sizeof(PetscScalar), mpk->cuda, &mpk->exchange));
+    PetscCall(JaggedHaloCreate(sf, sizeof(PetscScalar), mpk->cuda, mpk->exchangetype, &mpk->exchange));
     PetscCall(PetscSFDestroy(&sf));
   }
   PetscCall(PetscFree(order));

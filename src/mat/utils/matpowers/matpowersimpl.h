@@ -6,7 +6,7 @@
 
 #include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
-#include "../halo/jaggedhalo.h"
+#include <petscjagged/private/jaggedhalo.h>
 #include "../dia/diafind.h"
 
 /* What the right preconditioner contributes to the ghosted kernel */
@@ -51,6 +51,7 @@ struct _p_MatPowers {
   PetscInt        s;
   MatPowersType   reqtype, type; /* requested; resolved at set-up (GHOSTED or PLAIN) */
   PetscReal       max_extra_flops;
+  PetscJaggedExchange exchangetype; /* the path asked for the ghosted kernel's halo exchange */
   PetscBool       setupcalled;
   MatPowersPCKind pckind;
   const char     *reason; /* why the resolved type was chosen */

@@ -439,6 +439,7 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscReal    r;
   PetscBool    b, flg;
   PCSPCGFormat format;
+  PetscJaggedExchange exchange;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "SPCG options (single-precision inner CG)");
@@ -452,6 +453,9 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   if (flg) PetscCall(PCSPCGSetFormat(pc, format));
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
   if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
+  exchange = s->exchange;
+  PetscCall(PetscOptionsEnum("-pc_spcg_exchange", "Several processes on GPUs: path of the inner halo exchanges and sums, GPU to GPU (nccl) or through MPI (mpi)", "PCSPCGSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
+  if (flg) PetscCall(PCSPCGSetExchange(pc, exchange));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -501,9 +505,18 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (!s->A && !s->hascsr) where = "not set up yet";
-  else if (s->dev) where = s->ingraph ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU, sums reduced through the host");
+  else if (s->dev) where = s->ingraph ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
+  if (s->dev && size > 1) {
+    PetscJaggedExchange sums, halo = PETSC_JAGGED_EXCHANGE_MPI;
+    const char         *why, *halowhy = NULL;
+
+    PetscCall(PCSPCGDeviceGetExchange(pc, &sums, &why));
+    if (s->halo) PetscCall(JaggedHaloGetExchange(s->halo, &halo, &halowhy));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums%s: %s%s%s\n", s->halo ? " and halo exchanges" : "", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? "; not NCCL: " : "", why ? why : ""));
+    if (s->halo && halo != sums) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner halo exchanges: %s\n", halo == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL" : "through MPI"));
+  }
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
   PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite, &floor));
   if (floor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner solves also stop at the reduction single precision delivers: %g in the last solve\n", (double)floor));
@@ -635,6 +648,23 @@ static PetscErrorCode PCSPCGGetUseCUDAGraph_SPCG(PC pc, PetscBool *flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGSetExchange_SPCG(PC pc, PetscJaggedExchange exchange)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (exchange != s->exchange) pc->setupcalled = PETSC_FALSE; /* the halo and the device loop are made at set-up */
+  s->exchange = exchange;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetExchange_SPCG(PC pc, PetscJaggedExchange *exchange)
+{
+  PetscFunctionBegin;
+  *exchange = ((PC_SPCG *)pc->data)->exchange;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_SPCG(PC pc)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
@@ -654,6 +684,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetExchange_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -667,7 +699,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_rtol <0>                   - stop the inner iterations earlier at this relative residual (0: never), see `PCSPCGSetTolerance()`
 .  -pc_spcg_jacobi                     - Jacobi preconditioning inside the inner CG, see `PCSPCGSetJacobi()`
 .  -pc_spcg_format <auto,csr,dia,pjds> - format of the single-precision copy of an AIJ operator (of its diagonal block), see `PCSPCGSetFormat()`
--  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
+.  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
+-  -pc_spcg_exchange <nccl,mpi>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 
    Level: intermediate
 
@@ -698,8 +731,10 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    a GPU matrix type) the inner vectors are single-precision device arrays and every scalar of the
    recurrence (dot products, alpha, beta, the stop flags) stays in device memory: no inner iteration
    waits for the host. On one process the inner iterations are captured once into a CUDA graph and
-   replayed at every application; on more, each inner dot product is summed through the host for its
-   `MPI_Allreduce()`. With host vectors the same loop runs on the host (the reference of the GPU loop).
+   replayed at every application. On more, the inner dot products are summed and the halos exchanged from
+   GPU to GPU through NCCL, on the stream of the kernels, and the host, one iteration behind the GPU,
+   only reads the stop flag; through MPI (`-pc_spcg_exchange mpi`, or where NCCL cannot run, see
+   `PetscJaggedExchange`) each inner dot product is summed through the host for its `MPI_Allreduce()`. With host vectors the same loop runs on the host (the reference of the GPU loop).
    The per-application statistics of the device loop are read from the device only when asked for
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
@@ -708,7 +743,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 -  * - Y. Notay, Flexible conjugate gradients, SIAM J. Sci. Comput. 22(4), 1444-1460, 2000
 
 .seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`, `PCSPCGSetInnerPC()`,
-          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGFormat`
+          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGSetExchange()`, `PCSPCGFormat`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 {
@@ -718,6 +753,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscNew(&s));
   s->max_it                = 50;
   s->graph                 = PETSC_TRUE;
+  s->exchange              = PETSC_JAGGED_EXCHANGE_NCCL;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
   pc->ops->apply           = PCApply_SPCG;
@@ -737,6 +773,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", PCSPCGGetFormat_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", PCSPCGSetUseCUDAGraph_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", PCSPCGGetUseCUDAGraph_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", PCSPCGSetExchange_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetExchange_C", PCSPCGGetExchange_SPCG));
   PetscCall(PetscJaggedCiteJDSCG());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1069,5 +1107,61 @@ PetscErrorCode PCSPCGGetUseCUDAGraph(PC pc, PetscBool *flg)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCSPCGGetUseCUDAGraph_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetExchange - Sets the path of the inner halo exchanges and dot products of `PCSPCG` on several processes on GPUs
+
+  Logically Collective
+
+  Input Parameters:
++ pc       - the `PCSPCG` preconditioner
+- exchange - `PETSC_JAGGED_EXCHANGE_NCCL` (default): from GPU to GPU on the stream of the inner kernels, or `PETSC_JAGGED_EXCHANGE_MPI`: through the host
+
+  Options Database Key:
+. -pc_spcg_exchange <nccl,mpi> - the path
+
+  Level: advanced
+
+  Notes:
+  Through NCCL no inner iteration waits for the host: the host follows one iteration behind the GPU and
+  reads only the stop flag. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs; `PCView()`
+  names the path taken and why. A `MATMPIJDSCUDA` or `MATMPIPJDSCUDA` operator exchanges its halos by its
+  own setting, `MatJaggedSetExchange()`. A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetExchange()`, `PetscJaggedExchange`, `MatJaggedSetExchange()`
+@*/
+PetscErrorCode PCSPCGSetExchange(PC pc, PetscJaggedExchange exchange)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, exchange, 2);
+  PetscCheck(exchange == PETSC_JAGGED_EXCHANGE_MPI || exchange == PETSC_JAGGED_EXCHANGE_NCCL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
+  PetscTryMethod(pc, "PCSPCGSetExchange_C", (PC, PetscJaggedExchange), (pc, exchange));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetExchange - Gets the path asked for the inner halo exchanges and dot products of `PCSPCG` on several processes
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. exchange - the path asked for (the path taken is named by `PCView()`)
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetExchange()`
+@*/
+PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(exchange, 2);
+  PetscUseMethod(pc, "PCSPCGGetExchange_C", (PC, PetscJaggedExchange *), (pc, exchange));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

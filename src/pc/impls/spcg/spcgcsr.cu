@@ -229,7 +229,7 @@ PetscErrorCode PCSPCGCSRSetUp(PC pc, Mat P, PetscBool mpi, PetscBool gpu)
     PetscSF sf;
 
     PetscCall(MatGetMultPetscSF(P, &sf));
-    PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), gpu, &s->halo));
+    PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), gpu, s->exchange, &s->halo));
     PetscCall(MatGetLocalSize(Ao, NULL, &s->nghosts));
     if (gpu) PetscCallCUDA(cudaMalloc((void **)&s->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(s->nghosts, 1)));
     else PetscCall(PetscMalloc1(PetscMax(s->nghosts, 1), &s->ghosts));

@@ -2,11 +2,14 @@
    PCSPCG's inner CG on the GPU: single-precision device vectors, the operator's device
    single-precision copy, and every scalar of the recurrence (dot products, alpha, beta, the stop
    flags) kept in device memory, so no inner iteration waits for the host. On one process the
-   iterations are captured once into a CUDA graph and replayed at each application; on more, each
-   dot product crosses the host for its MPI_Allreduce. The host loop in spcg.c is the reference twin.
+   iterations are captured once into a CUDA graph and replayed at each application. On more, the dot
+   products are summed through NCCL on the stream, and the host, one iteration behind the GPU, only
+   looks at the stop flag to end the loop; or, through MPI, each dot product crosses the host for its
+   MPI_Allreduce. The host loop in spcg.c is the reference twin.
 */
 #include <cstddef>
 #include "spcgimpl.h"
+#include <petscjagged/private/jaggednccl.h>
 #include <petscdevice_cuda.h>
 #include "../../../mat/impls/jagged/seq/seqjagged.h"
 #include "spcgkernels.cuh"
@@ -200,7 +203,11 @@ struct _n_PCSPCGDevice {
   Step           *steps;                    /* max_it + 1 of them */
   Status         *status;
   Step           *hstep; /* pinned host copy of one step, for the MPI_Allreduce */
-  bool            sync;  /* the host follows the iterations (several processes, or an inner PC in double) */
+  bool            sync;  /* the host follows the iterations (several processes through MPI, or an inner PC in double) */
+  JaggedNCCL      nccl;  /* several processes: the sums go through NCCL on the stream, else through MPI */
+  const char     *why;   /* why not through NCCL, when asked for */
+  int            *hstop;   /* through NCCL without sync: pinned copies of the stop flag of the last two iterations ... */
+  cudaEvent_t     polled[2]; /* ... and the events of their copies */
   bool            cont;  /* the captured graph continues the direction */
   double          tol2;  /* of the current application (the host's copy, for the loop it follows) */
   Mat             seq;   /* on one process: the sequential jagged matrix whose product the graph captures */
@@ -213,12 +220,23 @@ struct _n_PCSPCGDevice {
 
 PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 
-/* Sums a part of steps[k] over the processes (through the host: the device's MPI need not be CUDA-aware) */
+/*
+  Sums a part of steps[k] over the processes: through NCCL on the stream, or through the host (the device's
+  MPI need not be CUDA-aware); where the host follows the iterations (sync), it also gets the sums in hstep
+*/
 static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, size_t offset, PetscMPIInt count, cudaStream_t stream)
 {
   char *dst = reinterpret_cast<char *>(d->steps + k) + offset, *h = reinterpret_cast<char *>(d->hstep) + offset;
 
   PetscFunctionBegin;
+  if (d->nccl) {
+    PetscCall(JaggedNCCLAllreduceSum(d->nccl, dst, count, PETSC_SCALAR, stream));
+    if (d->sync) {
+      PetscCallCUDA(cudaMemcpyAsync(h, dst, sizeof(D) * count, cudaMemcpyDeviceToHost, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCallCUDA(cudaMemcpyAsync(h, dst, sizeof(D) * count, cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, h, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
@@ -249,8 +267,26 @@ static PetscErrorCode PCSPCGDeviceInnerPC(PC pc, PetscInt k, cudaStream_t stream
 }
 
 /*
+  Through NCCL without sync: whether iteration k - 1 stopped, once the GPU has finished it (iteration k is
+  queued behind it, so the GPU does not wait for the host). All processes see the same flag.
+*/
+static PetscErrorCode PCSPCGDevicePoll(PCSPCGDevice d, PetscInt k, cudaStream_t stream, bool *stop)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpyAsync(&d->hstop[k % 2], &d->status->stopped, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaEventRecord(d->polled[k % 2], stream));
+  *stop = false;
+  if (k > 0) {
+    PetscCallCUDA(cudaEventSynchronize(d->polled[(k - 1) % 2]));
+    *stop = d->hstop[(k - 1) % 2] != 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   The inner iterations after StartKernel, launched on stream: captured into the graph on one process,
-  run directly on more (then the host also leaves the loop as soon as a stop condition is seen)
+  run directly on more (then the host also leaves the loop as soon as a stop condition is seen: at once
+  where it follows the iterations, one iteration later through NCCL)
 */
 static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
 {
@@ -259,12 +295,13 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
   const int    n = (int)d->n;
   const double tol2 = d->tol2;
   const S     *dinv = s->diag ? d->dinv : nullptr;
-  const bool   sync = d->sync, other = s->other != NULL;
+  const bool   sync = d->sync, other = s->other != NULL, reduce = d->sync || d->nccl;
   const size_t sums = offsetof(Step, rz);
+  bool         stop;
 
   PetscFunctionBegin;
   if (other) PetscCall(PCSPCGDeviceInnerPC(pc, 0, stream));
-  if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, s->cont ? 2 : 1, stream));
+  if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, s->cont ? 2 : 1, stream));
   if (s->cont) {
     ContinueKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->z, d->p, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
@@ -280,7 +317,7 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
       DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
       PetscCallCUDA(cudaGetLastError());
     }
-    if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
+    if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
     UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
     if (sync && !(PetscRealPart(d->hstep->pq) > 0)) break;
@@ -292,10 +329,14 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
       }
       PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
       PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
-    } else if (sync) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, tol2 > 0 ? 2 : 1, stream));
+    } else if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 2, stream)); /* r'r: the floor may stop the loop */
     DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
     if (sync && !other && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
+    if (d->hstop) {
+      PetscCall(PCSPCGDevicePoll(d, k, stream, &stop));
+      if (stop) break;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -337,6 +378,10 @@ PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *dev)
     if (a) PetscCallCUDA(cudaFree(a));
   if (d->z != d->r && d->z) PetscCallCUDA(cudaFree(d->z));
   if (d->hstep) PetscCallCUDA(cudaFreeHost(d->hstep));
+  if (d->hstop) {
+    PetscCallCUDA(cudaFreeHost(d->hstop));
+    for (cudaEvent_t e : d->polled) PetscCallCUDA(cudaEventDestroy(e));
+  }
   PetscCall(PetscFree(*dev));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -383,7 +428,15 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
     PetscCall(PetscFree(h));
   } else if (s->other) PetscCallCUDA(cudaMalloc((void **)&d->z, bytes));
   else d->z = d->r;
-  d->sync = d->size > 1 || s->other;
+  if (d->size > 1) {
+    if (s->exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLGet(PetscObjectComm((PetscObject)pc), &d->nccl, &d->why));
+    else d->why = "MPI asked for";
+  }
+  d->sync = (d->size > 1 && !d->nccl) || s->other;
+  if (d->nccl && !d->sync) {
+    PetscCallCUDA(cudaMallocHost((void **)&d->hstop, 2 * sizeof(int)));
+    for (cudaEvent_t &e : d->polled) PetscCallCUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  }
   PetscCallCUDA(cudaMalloc((void **)&d->steps, sizeof(Step) * (s->max_it + 1)));
   PetscCallCUDA(cudaMalloc((void **)&d->status, sizeof(Status)));
   PetscCallCUDA(cudaMemset(d->status, 0, sizeof(Status)));
@@ -462,6 +515,17 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
     }
   }
   s->napply++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* How the inner sums travel between processes: through NCCL, or through MPI and why not NCCL (NULL on one process) */
+PetscErrorCode PCSPCGDeviceGetExchange(PC pc, PetscJaggedExchange *exchange, const char **why)
+{
+  PCSPCGDevice d = ((PC_SPCG *)pc->data)->dev;
+
+  PetscFunctionBegin;
+  *exchange = d->nccl ? PETSC_JAGGED_EXCHANGE_NCCL : PETSC_JAGGED_EXCHANGE_MPI;
+  *why      = d->why;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,7 +7,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscdevice_cuda.h>
 #include <petscjagged.h>
-#include "../../../mat/utils/halo/jaggedhalo.h"
+#include <petscjagged/private/jaggedhalo.h>
 #include "../../../mat/utils/dia/diafind.h"
 
 typedef struct _n_PCSPCGDevice *PCSPCGDevice;
@@ -68,6 +68,7 @@ typedef struct {
   Vec                      wr, wz; /* double-precision vectors for other: the inner residual and its preconditioned form */
   PetscBool                graph;  /* device loop on one process: replay it as a CUDA graph */
   PetscBool                ingraph; /* resolved at set-up: the device loop is replayed as a CUDA graph */
+  PetscJaggedExchange      exchange; /* several processes on GPUs: the path asked for the inner halo exchanges and sums */
   Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
   PetscOptions             hostopts; /* the private copy's options with host kernels (-mat_jagged_host): read when it is made, before any GPU use */
@@ -111,4 +112,5 @@ PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, con
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *, PetscReal *);
+PETSC_INTERN PetscErrorCode PCSPCGDeviceGetExchange(PC, PetscJaggedExchange *, const char **);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *);

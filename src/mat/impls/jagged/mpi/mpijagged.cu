@@ -2,14 +2,14 @@
    MATMPIJDSCUDA and MATMPIPJDSCUDA: MATMPIAIJ matrices whose diagonal and off-diagonal blocks are
    the sequential jagged-diagonal types. The blocks take that type as soon as MATMPIAIJ creates them
    (at preallocation). MatMult(), MatMultAdd() and MatJaggedMultSingle() run the paper's "task mode":
-   the values of x that other processes need are gathered on the GPU and copied to pinned host memory
-   on a stream of their own, cross through MPI, and come back while the diagonal block's product runs;
-   then the off-diagonal block's product is added (JaggedHalo). The transpose products run the reverse
+   the values of x that other processes need are gathered on the GPU and cross, on a stream of their
+   own, from GPU to GPU through NCCL (or through pinned host memory and MPI) while the diagonal block's
+   product runs; then the off-diagonal block's product is added (JaggedHalo). The transpose products run the reverse
    exchange: the off-diagonal block's transpose product is sent back to the owners during the diagonal
    block's and added there.
 */
 #include "mpijagged.h"
-#include "../../../utils/halo/jaggedhalo.h"
+#include <petscjagged/private/jaggedhalo.h>
 #include <petscsf.h>
 #include <petscdevice_cuda.h>
 
@@ -27,6 +27,7 @@ typedef struct {
   JaggedHalo               halo[2];       /* the exchanges of x in double [0] and single [1] precision */
   PetscObjectState         halostate;     /* the nonzero state they were made for */
   PetscBool                halohost;      /* ... and where the blocks multiply */
+  PetscJaggedExchange      exchange;      /* the path asked for the exchanges */
   struct _MatOps aijops; /* MATMPIAIJ's operations */
   PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 } Mat_MPIJagged;
@@ -188,8 +189,37 @@ static PetscErrorCode MatJaggedGetUseHost_MPIJagged(Mat A, PetscBool *flg)
 
 static PetscErrorCode MatSetFromOptions_MPIJagged(Mat A, PetscOptionItems PetscOptionsObject)
 {
+  PetscJaggedExchange exchange = ((Mat_MPIJagged *)A->spptr)->exchange;
+  PetscBool           flg;
+
   PetscFunctionBegin;
   PetscCall(MatJaggedSetFromOptions_Private(A, (PetscBool)(((Mat_MPIJagged *)A->spptr)->pjds), PetscOptionsObject));
+  PetscOptionsHeadBegin(PetscOptionsObject, "Jagged-diagonal GPU matrix options, several processes");
+  PetscCall(PetscOptionsEnum("-mat_jagged_exchange", "Path of the halo exchanges of the products: GPU to GPU (nccl) or through MPI (mpi)", "MatJaggedSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
+  if (flg) PetscCall(MatJaggedSetExchange(A, exchange));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATMPIAIJ's view; the ASCII info formats also name the path of the halo exchange */
+static PetscErrorCode MatView_MPIJagged(Mat A, PetscViewer viewer)
+{
+  Mat_MPIJagged    *j = (Mat_MPIJagged *)A->spptr;
+  PetscBool         ascii;
+  PetscViewerFormat fmt = PETSC_VIEWER_DEFAULT;
+
+  PetscFunctionBegin;
+  PetscCall(j->aijops.view(A, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (ascii) PetscCall(PetscViewerGetFormat(viewer, &fmt));
+  if (!ascii || (fmt != PETSC_VIEWER_ASCII_INFO && fmt != PETSC_VIEWER_ASCII_INFO_DETAIL)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (j->halo[0] || j->halo[1]) {
+    PetscJaggedExchange used;
+    const char         *why;
+
+    PetscCall(JaggedHaloGetExchange(j->halo[0] ? j->halo[0] : j->halo[1], &used, &why));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s%s%s\n", used == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU" : (j->halohost ? "through MPI, host arrays" : "through MPI and pinned host memory"), why ? "; not NCCL: " : "", why ? why : ""));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s asked for, made at the first product\n", PetscJaggedExchanges[j->exchange]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -212,6 +242,23 @@ static PetscErrorCode MatMPIJaggedResetHalo(Mat_MPIJagged *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatJaggedSetExchange_MPIJagged(Mat A, PetscJaggedExchange exchange)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (exchange != j->exchange) PetscCall(MatMPIJaggedResetHalo(j));
+  j->exchange = exchange;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetExchange_MPIJagged(Mat A, PetscJaggedExchange *exchange)
+{
+  PetscFunctionBegin;
+  *exchange = ((Mat_MPIJagged *)A->spptr)->exchange;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The halo exchange of x in double (single = false) or single precision, made again when the nonzero pattern changed or the blocks moved between host and device */
 static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, JaggedHalo *halo)
 {
@@ -228,7 +275,7 @@ static PetscErrorCode MatMPIJaggedGetHalo(Mat A, Mat d, PetscBool single, Jagged
     PetscSF sf;
 
     PetscCall(MatGetMultPetscSF(A, &sf));
-    PetscCall(JaggedHaloCreate(sf, single ? sizeof(PetscJaggedScalarSingle) : sizeof(PetscScalar), (PetscBool)!host, &j->halo[single]));
+    PetscCall(JaggedHaloCreate(sf, single ? sizeof(PetscJaggedScalarSingle) : sizeof(PetscScalar), (PetscBool)!host, j->exchange, &j->halo[single]));
   }
   if (!single && !j->ghosts) { /* in double precision, the ghosts go into a vector the off-diagonal block multiplies */
     Mat o;
@@ -407,6 +454,8 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetExchange_C", add ? MatJaggedSetExchange_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetExchange_C", add ? MatJaggedGetExchange_MPIJagged : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -422,6 +471,7 @@ static PetscErrorCode MatDuplicate_MPIJagged(Mat A, MatDuplicateOption op, Mat *
   jb->kernel     = j->kernel;
   jb->threshold  = j->threshold;
   jb->single     = j->single;
+  jb->exchange   = j->exchange;
   PetscCall(MatJaggedSetUseHost_MPIJagged(*B, j->host));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -464,6 +514,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   j->pjds       = pjds;
   j->block_rows = jagged::kDefaultBlockRows;
   j->kernel     = MAT_JAGGED_KERNEL_AUTO;
+  j->exchange   = PETSC_JAGGED_EXCHANGE_NCCL;
   j->aijops     = *A->ops;
   A->spptr      = j;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));
@@ -477,6 +528,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->ops->bindtocpu        = MatBindToCPU_MPIJagged;
   A->ops->duplicate        = MatDuplicate_MPIJagged;
   A->ops->setfromoptions   = MatSetFromOptions_MPIJagged;
+  A->ops->view             = MatView_MPIJagged;
   PetscCall(MatBindToCPU_MPIJagged(A, PETSC_FALSE));
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* a global option, as for the blocks */

@@ -1,0 +1,27 @@
+/*
+   JaggedHalo: the halo exchange of a PetscSF (owned entries -> ghost entries) for arrays in device
+   memory, made to overlap a product. Through NCCL: Begin() gathers the values to send on the caller's
+   stream; End() enqueues one group of sends and receives on a stream of the halo's own, after the
+   gather, and makes the caller's stream wait for it: no host synchronization, and the product the
+   caller launched between the two runs while the messages travel. Through MPI (not CUDA-aware):
+   Begin() gathers the values and copies them to pinned host memory on the halo's stream; End() sends
+   them, receives the ghosts and copies them to the device, and makes the caller's stream wait for
+   them. The caller launches its local product between the two. The reverse exchange (ReverseBegin()/ReverseEnd())
+   sends ghost entries back and adds them to their owners' entries, for transpose products. With host
+   arrays the same exchanges run on the host (the reference twin of the gather/scatter/add kernels).
+*/
+#pragma once
+
+#include <petscsf.h>
+#include <petscdevice_cuda.h>
+#include <petscjagged.h>
+
+typedef struct _n_JaggedHalo *JaggedHalo;
+
+PETSC_INTERN PetscErrorCode JaggedHaloCreate(PetscSF, size_t, PetscBool, PetscJaggedExchange, JaggedHalo *);
+PETSC_INTERN PetscErrorCode JaggedHaloGetExchange(JaggedHalo, PetscJaggedExchange *, const char **);
+PETSC_INTERN PetscErrorCode JaggedHaloBegin(JaggedHalo, const void *, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloEnd(JaggedHalo, void *, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloReverseBegin(JaggedHalo, const void *, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloReverseEnd(JaggedHalo, void *, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloDestroy(JaggedHalo *);

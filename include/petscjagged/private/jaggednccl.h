@@ -1,0 +1,23 @@
+/*
+   JaggedNCCL: the NCCL communicator of a PETSc communicator, for the GPU-to-GPU halo exchanges and
+   reductions of petsc-jagged's objects. NCCL is opened at run time (libnccl.so.2 on the loader's path,
+   else the copy the plugin was built against); the communicator is made once, on the first request
+   (ncclGetUniqueId() on rank 0, broadcast with MPI), and kept as an attribute of PETSc's inner
+   communicator until that is freed or PETSc finalizes. Where NCCL cannot run on every process (no
+   library, no GPU, two processes on one GPU) the request says why, and the caller takes its MPI path.
+   Every call is enqueued on the given stream: no host synchronization.
+*/
+#pragma once
+
+#include <petscsys.h>
+#include <petscdevice_cuda.h>
+
+typedef struct _n_JaggedNCCL *JaggedNCCL;
+
+PETSC_INTERN PetscErrorCode JaggedNCCLGet(MPI_Comm, JaggedNCCL *, const char **);
+PETSC_INTERN PetscErrorCode JaggedNCCLGroupStart(void);
+PETSC_INTERN PetscErrorCode JaggedNCCLGroupEnd(void);
+PETSC_INTERN PetscErrorCode JaggedNCCLSend(JaggedNCCL, const void *, size_t, PetscMPIInt, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedNCCLRecv(JaggedNCCL, void *, size_t, PetscMPIInt, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedNCCLAllreduceSum(JaggedNCCL, void *, size_t, PetscDataType, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedNCCLFinalize(void);

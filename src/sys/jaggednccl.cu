@@ -1,0 +1,240 @@
+/*
+   JaggedNCCL (see jaggednccl.h): NCCL opened at run time, and one NCCL communicator per PETSc inner
+   communicator, kept as an MPI attribute whose delete callback destroys it.
+*/
+#include <petscjagged/private/jaggednccl.h>
+#include <petsc/private/petscimpl.h>
+#include <nccl.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+struct _n_JaggedNCCL {
+  ncclComm_t  comm;    /* NULL where NCCL cannot run on every process of the communicator */
+  const char *why;     /* then: why not */
+  JaggedNCCL  next;    /* the list of live communicators, freed at PetscFinalize() */
+  MPI_Comm    petsccomm; /* the inner communicator holding this as an attribute */
+};
+
+namespace {
+
+/* The NCCL functions petsc-jagged calls, opened once */
+struct NCCLLibrary {
+  bool        tried, loaded;
+  const char *why;
+  decltype(&ncclGetVersion)     GetVersion;
+  decltype(&ncclGetUniqueId)    GetUniqueId;
+  decltype(&ncclCommInitRank)   CommInitRank;
+  decltype(&ncclCommDestroy)    CommDestroy;
+  decltype(&ncclGetErrorString) GetErrorString;
+  decltype(&ncclGroupStart)     GroupStart;
+  decltype(&ncclGroupEnd)       GroupEnd;
+  decltype(&ncclSend)           Send;
+  decltype(&ncclRecv)           Recv;
+  decltype(&ncclAllReduce)      AllReduce;
+};
+NCCLLibrary nccl;
+
+PetscMPIInt JaggedNCCLKeyval = MPI_KEYVAL_INVALID;
+JaggedNCCL  JaggedNCCLLive   = nullptr;
+
+#define JaggedCallNCCL(...) \
+  do { \
+    ncclResult_t ierr_nccl_ = __VA_ARGS__; \
+    PetscCheck(ierr_nccl_ == ncclSuccess, PETSC_COMM_SELF, PETSC_ERR_LIB, "NCCL error %d: %s", (int)ierr_nccl_, nccl.GetErrorString(ierr_nccl_)); \
+  } while (0)
+
+template <typename F>
+bool JaggedNCCLSymbol(void *lib, const char *name, F *f)
+{
+  *f = reinterpret_cast<F>(dlsym(lib, name));
+  return *f != nullptr;
+}
+
+/* Opens libnccl.so.2: the loader's search path first, then the copy petsc-jagged was built against */
+PetscErrorCode JaggedNCCLOpen(void)
+{
+  void *lib;
+  int   version = 0;
+
+  PetscFunctionBegin;
+  if (nccl.tried) PetscFunctionReturn(PETSC_SUCCESS);
+  nccl.tried = true;
+  lib        = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) lib = dlopen(PETSC_JAGGED_NCCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    nccl.why = "no libnccl.so.2 on the library path";
+    PetscCall(PetscInfo(NULL, "NCCL not found (libnccl.so.2, nor %s): halo exchanges and reductions go through MPI\n", PETSC_JAGGED_NCCL_LIBRARY));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  nccl.loaded = JaggedNCCLSymbol(lib, "ncclGetVersion", &nccl.GetVersion) && JaggedNCCLSymbol(lib, "ncclGetUniqueId", &nccl.GetUniqueId) && JaggedNCCLSymbol(lib, "ncclCommInitRank", &nccl.CommInitRank) &&
+                JaggedNCCLSymbol(lib, "ncclCommDestroy", &nccl.CommDestroy) && JaggedNCCLSymbol(lib, "ncclGetErrorString", &nccl.GetErrorString) && JaggedNCCLSymbol(lib, "ncclGroupStart", &nccl.GroupStart) &&
+                JaggedNCCLSymbol(lib, "ncclGroupEnd", &nccl.GroupEnd) && JaggedNCCLSymbol(lib, "ncclSend", &nccl.Send) && JaggedNCCLSymbol(lib, "ncclRecv", &nccl.Recv) && JaggedNCCLSymbol(lib, "ncclAllReduce", &nccl.AllReduce);
+  if (!nccl.loaded) {
+    nccl.why = "libnccl.so.2 lacks a function petsc-jagged calls";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (nccl.GetVersion(&version) != ncclSuccess || version < 20700) { /* grouped send/receive: NCCL 2.7 */
+    nccl.loaded = false;
+    nccl.why    = "libnccl.so.2 is older than NCCL 2.7";
+  }
+  PetscCall(PetscInfo(NULL, "Opened NCCL %d\n", version));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscMPIInt MPIAPI JaggedNCCLDelete(MPI_Comm, PetscMPIInt, void *value, void *)
+{
+  JaggedNCCL c = static_cast<JaggedNCCL>(value);
+
+  for (JaggedNCCL *l = &JaggedNCCLLive; *l; l = &(*l)->next)
+    if (*l == c) {
+      *l = c->next;
+      break;
+    }
+  if (c->comm) (void)nccl.CommDestroy(c->comm);
+  delete c;
+  return MPI_SUCCESS;
+}
+
+/* Whether every process has a GPU of its own, and NCCL: else why not (the same answer on every process) */
+PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
+{
+  PetscMPIInt size, ok, allok;
+  int         dev;
+  cudaDeviceProp prop;
+  struct Where {
+    long host;
+    int  domain, bus, device;
+  } me, *all;
+  char host[256];
+
+  PetscFunctionBegin;
+  *why = nullptr;
+  PetscCall(JaggedNCCLOpen());
+  ok = nccl.loaded ? 1 : 0;
+  PetscCallMPI(MPIU_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
+  if (!allok) {
+    *why = nccl.loaded ? "NCCL is missing on another process" : nccl.why;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
+  PetscCall(PetscMemzero(host, sizeof(host)));
+  PetscCall(PetscGetHostName(host, sizeof(host) - 1));
+  me.host = 0;
+  for (const char *c = host; *c; c++) me.host = 31 * me.host + *c;
+  me.domain = prop.pciDomainID;
+  me.bus    = prop.pciBusID;
+  me.device = prop.pciDeviceID;
+  PetscCall(PetscMalloc1(size, &all));
+  PetscCallMPI(MPI_Allgather(&me, (PetscMPIInt)sizeof(me), MPI_BYTE, all, (PetscMPIInt)sizeof(me), MPI_BYTE, comm));
+  for (PetscMPIInt i = 0; i < size && !*why; i++)
+    for (PetscMPIInt j = 0; j < i && !*why; j++)
+      if (all[i].host == all[j].host && all[i].domain == all[j].domain && all[i].bus == all[j].bus && all[i].device == all[j].device) *why = "two processes share a GPU";
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace
+
+/*
+  JaggedNCCLGet - the NCCL communicator of comm, made on the first call (collective then); NULL with
+  why where NCCL cannot run on every process
+*/
+PetscErrorCode JaggedNCCLGet(MPI_Comm comm, JaggedNCCL *c, const char **why)
+{
+  MPI_Comm    inner;
+  PetscMPIInt flag;
+  JaggedNCCL  value;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCommDuplicate(comm, &inner, NULL));
+  if (JaggedNCCLKeyval == MPI_KEYVAL_INVALID) PetscCallMPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, JaggedNCCLDelete, &JaggedNCCLKeyval, NULL));
+  PetscCallMPI(MPI_Comm_get_attr(inner, JaggedNCCLKeyval, &value, &flag));
+  if (!flag) {
+    const char *reason;
+
+    PetscCall(JaggedNCCLUsable(inner, &reason));
+    value            = new _n_JaggedNCCL();
+    value->why       = reason;
+    value->petsccomm = inner;
+    if (!reason) {
+      ncclUniqueId id;
+      PetscMPIInt  size, rank;
+
+      PetscCallMPI(MPI_Comm_size(inner, &size));
+      PetscCallMPI(MPI_Comm_rank(inner, &rank));
+      if (rank == 0) JaggedCallNCCL(nccl.GetUniqueId(&id));
+      PetscCallMPI(MPI_Bcast(&id, (PetscMPIInt)sizeof(id), MPI_BYTE, 0, inner));
+      JaggedCallNCCL(nccl.CommInitRank(&value->comm, size, id, rank));
+      PetscCall(PetscInfo(NULL, "Made an NCCL communicator of %d processes\n", size));
+    } else PetscCall(PetscInfo(NULL, "No NCCL communicator: %s\n", reason));
+    value->next    = JaggedNCCLLive;
+    JaggedNCCLLive = value;
+    PetscCallMPI(MPI_Comm_set_attr(inner, JaggedNCCLKeyval, value));
+  }
+  *c = value->comm ? value : nullptr;
+  if (why) *why = value->why;
+  PetscCall(PetscCommDestroy(&inner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode JaggedNCCLGroupStart(void)
+{
+  PetscFunctionBegin;
+  JaggedCallNCCL(nccl.GroupStart());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode JaggedNCCLGroupEnd(void)
+{
+  PetscFunctionBegin;
+  JaggedCallNCCL(nccl.GroupEnd());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedNCCLSend - bytes of buf to process peer of the communicator, on stream (inside a group with the matching receives) */
+PetscErrorCode JaggedNCCLSend(JaggedNCCL c, const void *buf, size_t bytes, PetscMPIInt peer, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  JaggedCallNCCL(nccl.Send(buf, bytes, ncclUint8, peer, c->comm, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode JaggedNCCLRecv(JaggedNCCL c, void *buf, size_t bytes, PetscMPIInt peer, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  JaggedCallNCCL(nccl.Recv(buf, bytes, ncclUint8, peer, c->comm, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedNCCLAllreduceSum - buf[0..count) summed over the processes in place, on stream; type PETSC_DOUBLE, PETSC_FLOAT or PETSC_COMPLEX (two doubles; PETSC_SCALAR is one of these) */
+PetscErrorCode JaggedNCCLAllreduceSum(JaggedNCCL c, void *buf, size_t count, PetscDataType type, cudaStream_t stream)
+{
+  ncclDataType_t t = ncclDouble;
+
+  PetscFunctionBegin;
+  switch (type) {
+  case PETSC_DOUBLE:
+    break;
+  case PETSC_FLOAT:
+    t = ncclFloat;
+    break;
+  case PETSC_COMPLEX:
+    count *= 2;
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "NCCL sums of %s are not supported", PetscDataTypes[type]);
+  }
+  JaggedCallNCCL(nccl.AllReduce(buf, buf, count, t, ncclSum, c->comm, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedNCCLFinalize - destroys the NCCL communicators still alive; called by PetscJaggedFinalizePackage() */
+PetscErrorCode JaggedNCCLFinalize(void)
+{
+  PetscFunctionBegin;
+  while (JaggedNCCLLive) PetscCallMPI(MPI_Comm_delete_attr(JaggedNCCLLive->petsccomm, JaggedNCCLKeyval)); /* the callback unlinks it */
+  if (JaggedNCCLKeyval != MPI_KEYVAL_INVALID) PetscCallMPI(MPI_Comm_free_keyval(&JaggedNCCLKeyval));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
