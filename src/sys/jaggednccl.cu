@@ -1,18 +1,27 @@
 /*
    JaggedNCCL (see jaggednccl.h): NCCL opened at run time, and one NCCL communicator per PETSc inner
-   communicator, kept as an MPI attribute whose delete callback destroys it.
+   communicator, kept as an MPI attribute whose delete callback destroys it. The communicator is made
+   by a thread of its own (ncclCommInitRank(), then one small exchange with the neighbouring ranks and
+   one sum, which set up the connections and load NCCL's kernels), started as early as an object knows
+   it will exchange from GPU to GPU (JaggedNCCLPrefetch(): an MPI jagged matrix at its creation), and
+   joined at the first use (JaggedNCCLGet()), so that the making runs while the program assembles.
 */
 #include <petscjagged/private/jaggednccl.h>
 #include <petsc/private/petscimpl.h>
+#include <petscdevice.h>
 #include <nccl.h>
 #include <dlfcn.h>
-#include <unistd.h>
+#include <chrono>
+#include <thread>
 
 struct _n_JaggedNCCL {
-  ncclComm_t  comm;    /* NULL where NCCL cannot run on every process of the communicator */
-  const char *why;     /* then: why not */
-  JaggedNCCL  next;    /* the list of live communicators, freed at PetscFinalize() */
-  MPI_Comm    petsccomm; /* the inner communicator holding this as an attribute */
+  ncclComm_t   comm;      /* NULL where NCCL cannot run on every process of the communicator */
+  const char  *why;       /* then: why not */
+  JaggedNCCL   next;      /* the list of live communicators, freed at PetscFinalize() */
+  MPI_Comm     petsccomm; /* the inner communicator holding this as an attribute */
+  std::thread *maker;     /* the thread making comm, until joined */
+  ncclResult_t result;    /* of the making */
+  double       tinit, twarm; /* seconds of ncclCommInitRank() and of the first exchange and sum */
 };
 
 namespace {
@@ -53,13 +62,15 @@ bool JaggedNCCLSymbol(void *lib, const char *name, F *f)
 /* Opens libnccl.so.2: the loader's search path first, then the copy petsc-jagged was built against */
 PetscErrorCode JaggedNCCLOpen(void)
 {
-  void *lib;
-  int   version = 0;
+  void          *lib;
+  int            version = 0;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   if (nccl.tried) PetscFunctionReturn(PETSC_SUCCESS);
   nccl.tried = true;
-  lib        = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+  PetscCall(PetscTime(&t0));
+  lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
   if (!lib) lib = dlopen(PETSC_JAGGED_NCCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     nccl.why = "no libnccl.so.2 on the library path";
@@ -77,7 +88,8 @@ PetscErrorCode JaggedNCCLOpen(void)
     nccl.loaded = false;
     nccl.why    = "libnccl.so.2 is older than NCCL 2.7";
   }
-  PetscCall(PetscInfo(NULL, "Opened NCCL %d\n", version));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscInfo(NULL, "Opened NCCL %d in %g s\n", version, t1 - t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -85,6 +97,10 @@ PetscMPIInt MPIAPI JaggedNCCLDelete(MPI_Comm, PetscMPIInt, void *value, void *)
 {
   JaggedNCCL c = static_cast<JaggedNCCL>(value);
 
+  if (c->maker) {
+    c->maker->join();
+    delete c->maker;
+  }
   for (JaggedNCCL *l = &JaggedNCCLLive; *l; l = &(*l)->next)
     if (*l == c) {
       *l = c->next;
@@ -135,43 +151,122 @@ PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-} // namespace
-
 /*
-  JaggedNCCLGet - the NCCL communicator of comm, made on the first call (collective then); NULL with
-  why where NCCL cannot run on every process
+  The making thread: the communicator on the process's GPU, then one exchange of a byte with the next and
+  the previous rank and one sum of a double, waited for: the connections to the neighbours are set up and
+  NCCL's kernels loaded before the first halo exchange. No MPI and no PETSc calls here.
 */
-PetscErrorCode JaggedNCCLGet(MPI_Comm comm, JaggedNCCL *c, const char **why)
+void JaggedNCCLMake(JaggedNCCL c, int size, ncclUniqueId id, int rank, int device)
 {
-  MPI_Comm    inner;
+  cudaStream_t stream;
+  char        *buf;
+  const int    next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  auto         now = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
+  const double t0  = now();
+
+  if (cudaSetDevice(device) != cudaSuccess) {
+    c->result = ncclUnhandledCudaError;
+    return;
+  }
+  c->result = nccl.CommInitRank(&c->comm, size, id, rank);
+  c->tinit  = now() - t0;
+  if (c->result != ncclSuccess) return;
+  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess || cudaMalloc((void **)&buf, 32) != cudaSuccess || cudaMemset(buf, 0, 32) != cudaSuccess) {
+    c->result = ncclUnhandledCudaError;
+    return;
+  }
+  if ((c->result = nccl.GroupStart()) == ncclSuccess) {
+    for (int peer : {next, prev}) {
+      (void)nccl.Send(buf, 1, ncclUint8, peer, c->comm, stream);
+      (void)nccl.Recv(buf + (peer == prev ? 16 : 8), 1, ncclUint8, peer, c->comm, stream);
+      if (next == prev) break;
+    }
+    c->result = nccl.GroupEnd();
+  }
+  if (c->result == ncclSuccess) c->result = nccl.AllReduce(buf + 24, buf + 24, 1, ncclDouble, ncclSum, c->comm, stream);
+  if (cudaStreamSynchronize(stream) != cudaSuccess) c->result = ncclUnhandledCudaError;
+  (void)cudaFree(buf);
+  (void)cudaStreamDestroy(stream);
+  c->twarm = now() - t0 - c->tinit;
+}
+
+/* The communicator's attribute, made (collective then) and its making thread started where NCCL can run */
+PetscErrorCode JaggedNCCLStart(MPI_Comm inner, JaggedNCCL *c)
+{
   PetscMPIInt flag;
+  const char *reason;
   JaggedNCCL  value;
 
   PetscFunctionBegin;
-  PetscCall(PetscCommDuplicate(comm, &inner, NULL));
   if (JaggedNCCLKeyval == MPI_KEYVAL_INVALID) PetscCallMPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, JaggedNCCLDelete, &JaggedNCCLKeyval, NULL));
-  PetscCallMPI(MPI_Comm_get_attr(inner, JaggedNCCLKeyval, &value, &flag));
-  if (!flag) {
-    const char *reason;
+  PetscCallMPI(MPI_Comm_get_attr(inner, JaggedNCCLKeyval, c, &flag));
+  if (flag) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(JaggedNCCLUsable(inner, &reason));
+  value            = new _n_JaggedNCCL();
+  value->why       = reason;
+  value->petsccomm = inner;
+  if (!reason) {
+    ncclUniqueId id;
+    PetscMPIInt  size, rank;
+    int          device;
 
-    PetscCall(JaggedNCCLUsable(inner, &reason));
-    value            = new _n_JaggedNCCL();
-    value->why       = reason;
-    value->petsccomm = inner;
-    if (!reason) {
-      ncclUniqueId id;
-      PetscMPIInt  size, rank;
+    PetscCallMPI(MPI_Comm_size(inner, &size));
+    PetscCallMPI(MPI_Comm_rank(inner, &rank));
+    PetscCallCUDA(cudaGetDevice(&device));
+    if (rank == 0) JaggedCallNCCL(nccl.GetUniqueId(&id));
+    PetscCallMPI(MPI_Bcast(&id, (PetscMPIInt)sizeof(id), MPI_BYTE, 0, inner));
+    value->maker = new std::thread(JaggedNCCLMake, value, (int)size, id, (int)rank, device);
+  } else PetscCall(PetscInfo(NULL, "No NCCL communicator: %s\n", reason));
+  value->next    = JaggedNCCLLive;
+  JaggedNCCLLive = value;
+  PetscCallMPI(MPI_Comm_set_attr(inner, JaggedNCCLKeyval, value));
+  *c = value;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-      PetscCallMPI(MPI_Comm_size(inner, &size));
-      PetscCallMPI(MPI_Comm_rank(inner, &rank));
-      if (rank == 0) JaggedCallNCCL(nccl.GetUniqueId(&id));
-      PetscCallMPI(MPI_Bcast(&id, (PetscMPIInt)sizeof(id), MPI_BYTE, 0, inner));
-      JaggedCallNCCL(nccl.CommInitRank(&value->comm, size, id, rank));
-      PetscCall(PetscInfo(NULL, "Made an NCCL communicator of %d processes\n", size));
-    } else PetscCall(PetscInfo(NULL, "No NCCL communicator: %s\n", reason));
-    value->next    = JaggedNCCLLive;
-    JaggedNCCLLive = value;
-    PetscCallMPI(MPI_Comm_set_attr(inner, JaggedNCCLKeyval, value));
+} // namespace
+
+/*
+  JaggedNCCLPrefetch - starts making the NCCL communicator of comm in the background, where PETSc's CUDA
+  device is initialized and comm has several processes; collective the first time
+*/
+PetscErrorCode JaggedNCCLPrefetch(MPI_Comm comm)
+{
+  MPI_Comm    inner;
+  PetscMPIInt size;
+  JaggedNCCL  value;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1 || !PetscDeviceInitialized(PETSC_DEVICE_CUDA)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCommDuplicate(comm, &inner, NULL));
+  PetscCall(JaggedNCCLStart(inner, &value));
+  PetscCall(PetscCommDestroy(&inner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedNCCLGet - the NCCL communicator of comm, started on the first call (collective then) and waited
+  for; NULL with why where NCCL cannot run on every process
+*/
+PetscErrorCode JaggedNCCLGet(MPI_Comm comm, JaggedNCCL *c, const char **why)
+{
+  MPI_Comm   inner;
+  JaggedNCCL value;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCommDuplicate(comm, &inner, NULL));
+  PetscCall(JaggedNCCLStart(inner, &value));
+  if (value->maker) {
+    PetscLogDouble t0, t1;
+
+    PetscCall(PetscTime(&t0));
+    value->maker->join();
+    delete value->maker;
+    value->maker = nullptr;
+    PetscCall(PetscTime(&t1));
+    PetscCheck(value->result == ncclSuccess, PETSC_COMM_SELF, PETSC_ERR_LIB, "Making the NCCL communicator failed: NCCL error %d: %s", (int)value->result, nccl.GetErrorString(value->result));
+    PetscCall(PetscInfo(NULL, "NCCL communicator made in %g s and connected in %g s by a thread of its own; waited %g s for it\n", value->tinit, value->twarm, t1 - t0));
   }
   *c = value->comm ? value : nullptr;
   if (why) *why = value->why;

@@ -503,6 +503,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 -rtol 1e-10 -inner_ratio 2
+      timeoutfactor: 3
       filter: grep -E -o "double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
       output_file: output/mpcgtest_gpu_ex45.out
       test:

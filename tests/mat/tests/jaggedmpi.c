@@ -73,7 +73,7 @@ static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol,
     PetscBool   nccl = (PetscBool)(paths[e] == PETSC_JAGGED_EXCHANGE_NCCL && ownsgpu);
     PetscMPIInt staged, anystaged;
 
-    PetscCall(VecDuplicate(yr, &y[e]));
+    PetscCall(VecDuplicate(w, &y[e])); /* A's vectors: CUDA */
     PetscCall(VecDuplicate(x, &yt[e]));
     PetscCall(MatJaggedSetExchange(A, paths[e]));
     PetscCall(MatMult(A, x, y[e])); /* makes the halo */

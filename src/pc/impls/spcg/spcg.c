@@ -7,6 +7,7 @@
    vectors, on the host otherwise. This file holds the host loop, the reference twin of the device loop.
 */
 #include "spcgimpl.h"
+#include <petscjagged/private/jaggednccl.h>
 #include "../../../sys/jaggedcite.h"
 
 PetscLogEvent PC_SPCG_Inner;
@@ -754,6 +755,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   s->max_it                = 50;
   s->graph                 = PETSC_TRUE;
   s->exchange              = PETSC_JAGGED_EXCHANGE_NCCL;
+  PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)pc))); /* on GPUs and several processes: the NCCL communicator is made from now on, in the background */
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
   pc->ops->apply           = PCApply_SPCG;

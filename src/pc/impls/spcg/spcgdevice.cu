@@ -222,19 +222,15 @@ PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingl
 
 /*
   Sums a part of steps[k] over the processes: through NCCL on the stream, or through the host (the device's
-  MPI need not be CUDA-aware); where the host follows the iterations (sync), it also gets the sums in hstep
+  MPI need not be CUDA-aware), which then also gets the sums in hstep
 */
 static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, size_t offset, PetscMPIInt count, cudaStream_t stream)
 {
   char *dst = reinterpret_cast<char *>(d->steps + k) + offset, *h = reinterpret_cast<char *>(d->hstep) + offset;
 
   PetscFunctionBegin;
-  if (d->nccl) {
+  if (d->nccl) { /* the host does not follow the iterations */
     PetscCall(JaggedNCCLAllreduceSum(d->nccl, dst, count, PETSC_SCALAR, stream));
-    if (d->sync) {
-      PetscCallCUDA(cudaMemcpyAsync(h, dst, sizeof(D) * count, cudaMemcpyDeviceToHost, stream));
-      PetscCallCUDA(cudaStreamSynchronize(stream));
-    }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallCUDA(cudaMemcpyAsync(h, dst, sizeof(D) * count, cudaMemcpyDeviceToHost, stream));
@@ -428,12 +424,13 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
     PetscCall(PetscFree(h));
   } else if (s->other) PetscCallCUDA(cudaMalloc((void **)&d->z, bytes));
   else d->z = d->r;
-  if (d->size > 1) {
-    if (s->exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLGet(PetscObjectComm((PetscObject)pc), &d->nccl, &d->why));
+  if (d->size > 1) { /* an inner PC in double makes the host follow every iteration: the sums go through MPI then */
+    if (s->other) d->why = "the host follows the iterations of an inner PC in double precision";
+    else if (s->exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLGet(PetscObjectComm((PetscObject)pc), &d->nccl, &d->why));
     else d->why = "MPI asked for";
   }
   d->sync = (d->size > 1 && !d->nccl) || s->other;
-  if (d->nccl && !d->sync) {
+  if (d->nccl) {
     PetscCallCUDA(cudaMallocHost((void **)&d->hstop, 2 * sizeof(int)));
     for (cudaEvent_t &e : d->polled) PetscCallCUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }

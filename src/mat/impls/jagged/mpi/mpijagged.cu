@@ -10,6 +10,7 @@
 */
 #include "mpijagged.h"
 #include <petscjagged/private/jaggedhalo.h>
+#include <petscjagged/private/jaggednccl.h>
 #include <petscsf.h>
 #include <petscdevice_cuda.h>
 
@@ -533,7 +534,10 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* a global option, as for the blocks */
   j->host = host;
-  if (!host) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as MPIAIJCUSPARSE: the device starts with the matrix */
+  if (!host) {
+    PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as MPIAIJCUSPARSE: the device starts with the matrix */
+    PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)A))); /* the halo exchange's NCCL communicator is made while the program assembles */
+  }
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(host ? VECSTANDARD : VECCUDA, &A->defaultvectype));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, type));
