@@ -334,10 +334,10 @@ PetscErrorCode MatJaggedGetStorage(Mat A, PetscCount *nnz, PetscCount *stored)
 
   Input Parameters:
 + A        - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
-- exchange - `PETSC_JAGGED_EXCHANGE_NCCL` (default) or `PETSC_JAGGED_EXCHANGE_MPI`
+- exchange - `PETSC_JAGGED_EXCHANGE_MPI` (default) or `PETSC_JAGGED_EXCHANGE_NCCL`
 
   Options Database Key:
-. -mat_jagged_exchange <nccl,mpi> - the path
+. -mat_jagged_exchange <mpi,nccl> - the path
 
   Level: intermediate
 
@@ -345,8 +345,9 @@ PetscErrorCode MatJaggedGetStorage(Mat A, PetscCount *nnz, PetscCount *stored)
   `MatMult()`, `MatMultAdd()`, the transpose products and `MatJaggedMultSingle()` exchange the ghost
   entries of x while the diagonal block multiplies. Through NCCL they go from GPU to GPU on a stream of
   their own, without a host synchronization; through MPI (not CUDA-aware) they are staged through pinned
-  host memory. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs; `MatView()` with
-  `PETSC_VIEWER_ASCII_INFO` names the path taken and why. A sequential matrix ignores the setting.
+  host memory. Asking for NCCL starts making its communicator in the background. Where NCCL cannot run
+  (see `PetscJaggedExchange`) the MPI path runs; `MatView()` with `PETSC_VIEWER_ASCII_INFO` names the
+  path taken and why. A sequential matrix ignores the setting.
 
 .seealso: `MatJaggedGetExchange()`, `PetscJaggedExchange`, `MATPJDSCUDA`, `MATJDSCUDA`
 @*/

@@ -207,7 +207,7 @@ int main(int argc, char **argv)
   PetscCall(MatPowersSetOptionsPrefix(mpk, "mpk_"));
 
   /* the defaults */
-  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL};
+  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI};
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "defaults"));
 
   if (fromopts) {
@@ -237,7 +237,7 @@ int main(int argc, char **argv)
     PetscCall(RequireEnum("mpk_", "-mat_powers_exchange", PetscJaggedExchanges, (PetscEnum *)&v.mpkexchange));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "options"));
   } else {
-    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI};
+    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL};
     PetscCall(KSPMPCGSetTruncation(mpcg, v.mmax));
     PetscCall(KSPMPCGSetStagnationIterations(mpcg, v.stagits));
     PetscCall(KSPMPCGSetContinueInner(mpcg, v.cont));
@@ -288,11 +288,11 @@ int main(int argc, char **argv)
     PetscJaggedExchange exchange;
 
     PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &mpijagged, MATMPIJDSCUDA, MATMPIPJDSCUDA, ""));
-    PetscCall(MatJaggedSetExchange(A, PETSC_JAGGED_EXCHANGE_MPI));
+    PetscCall(MatJaggedSetExchange(A, PETSC_JAGGED_EXCHANGE_NCCL));
     if (mpijagged) {
       PetscCall(MatJaggedGetExchange(A, &exchange));
-      CHECK(exchange == PETSC_JAGGED_EXCHANGE_MPI, "MatJaggedGetExchange() gave %s, not mpi", PetscJaggedExchanges[exchange]);
-      PetscCall(MatJaggedSetExchange(A, PETSC_JAGGED_EXCHANGE_NCCL));
+      CHECK(exchange == PETSC_JAGGED_EXCHANGE_NCCL, "MatJaggedGetExchange() gave %s, not nccl", PetscJaggedExchanges[exchange]);
+      PetscCall(MatJaggedSetExchange(A, PETSC_JAGGED_EXCHANGE_MPI));
     } else CHECK_REFUSED(MatJaggedGetExchange(A, &exchange), PETSC_ERR_SUP);
   }
 
@@ -370,9 +370,9 @@ int main(int argc, char **argv)
    # the options read by the *SetFromOptions() routines
    testset:
       args: -from_options -mpcg_ksp_mpcg_mmax 9 -mpcg_ksp_mpcg_stagnation_its 12 -mpcg_ksp_mpcg_continue_inner 0 -mpcg_ksp_mpcg_single_inner 0 -mpcg_pc_spcg_max_it 21
-      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange mpi
+      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange nccl
       args: -ca_ksp_cagmres_s 4 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_tsqr caqr -ca_ksp_cagmres_borth mgs -ca_ksp_cagmres_max_breakdowns 3
-      args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75 -mpk_mat_powers_exchange mpi
+      args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75 -mpk_mat_powers_exchange nccl
       test:
          suffix: options
       test:

@@ -467,10 +467,10 @@ int main(int argc, char **argv)
          filter: grep -E -o "all [1-9][0-9]* checks passed|basis storage: mpidensecuda|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/cagmrestest_gpu_aijcusparse_np2.out
       test:
-         # the halo exchanges of the ghosted kernel and of the products through MPI instead of NCCL
-         suffix: gpu_pjdscuda_np2_mpi
+         # the halo exchanges of the ghosted kernel and of the products through NCCL (where each process has a GPU)
+         suffix: gpu_pjdscuda_np2_nccl
          nsize: 2
-         args: -mat_type pjdscuda -problem cd3 -n 24 -pc jacobi -compare_seq -ca_mat_powers_type ghosted -ca_view -ca_mat_powers_exchange mpi -mat_jagged_exchange mpi
+         args: -mat_type pjdscuda -problem cd3 -n 24 -pc jacobi -compare_seq -ca_mat_powers_type ghosted -ca_view -ca_mat_powers_exchange nccl -mat_jagged_exchange nccl
          filter: grep -E -o "all [1-9][0-9]* checks passed|basis storage: mpidensecuda|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/cagmrestest_gpu_aijcusparse_np2.out
       test:

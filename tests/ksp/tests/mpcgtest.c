@@ -480,10 +480,10 @@ int main(int argc, char **argv)
          nsize: 2
          args: -problem poisson3d -n 30 -op_type aijcusparse
       test:
-         # the inner halo exchanges and sums through MPI instead of NCCL (where each process has a GPU)
-         suffix: gpu_poisson3d_aijcusparse_np2_mpi
+         # the inner halo exchanges and sums through NCCL (where each process has a GPU; else through MPI)
+         suffix: gpu_poisson3d_aijcusparse_np2_nccl
          nsize: 2
-         args: -problem poisson3d -n 30 -op_type aijcusparse -mpcg_pc_spcg_exchange mpi
+         args: -problem poisson3d -n 30 -op_type aijcusparse -mpcg_pc_spcg_exchange nccl
       test:
          suffix: gpu_negdef_jacobi_aijcusparse
          args: -problem negdef -n 128 -pc jacobi -op_type aijcusparse

@@ -49,7 +49,8 @@ static PetscErrorCode CheckCopies(Mat A, Vec x, Vec y, PetscInt *checks)
 }
 
 /*
-  The products through the NCCL and the MPI halo exchanges give the same vectors, bit for bit; PETSc's copy
+  The products through the NCCL and the MPI halo exchanges give the same vectors, bit for bit (the transpose
+  products to rounding: the owners add what comes back atomically); PETSc's copy
   counters show where they went: through NCCL no value crosses the host, through MPI the ghosts do. NCCL
   runs where every process has a GPU of its own (one node: as many GPUs as processes); processes sharing a
   GPU take the MPI path although NCCL is asked for.
@@ -89,9 +90,8 @@ static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol,
   }
   PetscCall(VecEqual(y[0], y[1], &equal));
   PetscCheck(equal, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatMult differs between the NCCL and the MPI exchanges");
-  PetscCall(VecEqual(yt[0], yt[1], &equal));
-  PetscCheck(equal, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatMultTranspose differs between the NCCL and the MPI exchanges");
-  *checks += 3;
+  PetscCall(CheckVecClose("MatMultTranspose through NCCL against MPI (entries added atomically: to rounding)", yt[1], yt[0], tol, checks));
+  *checks += 2;
   PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "the NCCL and MPI exchanges: the same products, and the copy counters of the path these GPUs allow\n"));
   for (PetscInt e = 0; e < 2; e++) {
     PetscCall(VecDestroy(&y[e]));

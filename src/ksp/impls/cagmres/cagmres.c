@@ -8,7 +8,6 @@
    the Newton basis of the later cycles.
 */
 #include "cagmresimpl.h"
-#include <petscjagged/private/jaggednccl.h>
 #include "../../../sys/jaggedcite.h"
 
 PetscLogEvent KSP_CAGMRES_BOrth, KSP_CAGMRES_TSQR, KSP_CAGMRES_Small;
@@ -866,7 +865,6 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CAGMRES(KSP ksp)
   ca->borth         = KSP_CAGMRES_BORTH_CGS;
   ca->maxbreakdowns = 5;
   ksp->data         = ca;
-  PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)ksp))); /* on GPUs and several processes: the NCCL communicator of the ghosted kernel's exchange is made from now on, in the background */
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   ksp->ops->setup          = KSPSetUp_CAGMRES;

@@ -6,6 +6,7 @@
    "Improving the performance of CA-GMRES on multicores with multiple GPUs", IPDPS 2014, Sec. IV.
 */
 #include "matpowersimpl.h"
+#include <petscjagged/private/jaggednccl.h>
 
 PetscClassId  MATPOWERS_CLASSID;
 PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;
@@ -71,7 +72,7 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   m->reqtype         = MAT_POWERS_AUTO;
   m->type            = MAT_POWERS_AUTO;
   m->max_extra_flops = 0.25;
-  m->exchangetype    = PETSC_JAGGED_EXCHANGE_NCCL;
+  m->exchangetype    = PETSC_JAGGED_EXCHANGE_MPI;
   m->usedia          = PETSC_TRUE;
   m->side            = PC_RIGHT;
   m->s2v             = -1;
@@ -351,16 +352,16 @@ PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers mpk, PetscReal *extra)
 
   Input Parameters:
 + mpk      - the kernel
-- exchange - `PETSC_JAGGED_EXCHANGE_NCCL` (default): from GPU to GPU on the stream of the products, or `PETSC_JAGGED_EXCHANGE_MPI`: through the host
+- exchange - `PETSC_JAGGED_EXCHANGE_MPI` (default): through the host, or `PETSC_JAGGED_EXCHANGE_NCCL`: from GPU to GPU on the stream of the products
 
   Options Database Key:
-. -mat_powers_exchange <nccl,mpi> - the path
+. -mat_powers_exchange <mpi,nccl> - the path
 
   Level: advanced
 
   Notes:
   Plain products exchange through A's own `MatMult()` (for `MATMPIJDSCUDA` and `MATMPIPJDSCUDA`, see
-  `MatJaggedSetExchange()`). Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs;
+  `MatJaggedSetExchange()`). Asking for NCCL starts making its communicator in the background. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs;
   `MatPowersView()` names the path taken and why. A change after `MatPowersSetUp()` sets the kernel up
   again at the next `MatPowersApply()`.
 
@@ -374,6 +375,7 @@ PetscErrorCode MatPowersSetExchange(MatPowers mpk, PetscJaggedExchange exchange)
   PetscCheck(exchange == PETSC_JAGGED_EXCHANGE_MPI || exchange == PETSC_JAGGED_EXCHANGE_NCCL, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
   if (exchange != mpk->exchangetype) mpk->setupcalled = PETSC_FALSE;
   mpk->exchangetype = exchange;
+  if (exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)mpk))); /* made in the background until set-up */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -413,7 +415,7 @@ PetscErrorCode MatPowersGetExchange(MatPowers mpk, PetscJaggedExchange *exchange
 + -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two, see `MatPowersSetType()`
 . -mat_powers_max_extra_flops <0.25>    - auto: ghosted only when its extra flops, relative to s plain products, are at most this, see `MatPowersSetMaxExtraFlops()`
 . -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals, see `MatPowersSetUseDIA()`
-- -mat_powers_exchange <nccl,mpi>       - the ghosted kernel's halo exchange on several processes on GPUs: GPU to GPU or through MPI, see `MatPowersSetExchange()`
+- -mat_powers_exchange <mpi,nccl>       - the ghosted kernel's halo exchange on several processes on GPUs: GPU to GPU or through MPI, see `MatPowersSetExchange()`
 
   Level: intermediate
 

@@ -656,6 +656,7 @@ static PetscErrorCode PCSPCGSetExchange_SPCG(PC pc, PetscJaggedExchange exchange
   PetscFunctionBegin;
   if (exchange != s->exchange) pc->setupcalled = PETSC_FALSE; /* the halo and the device loop are made at set-up */
   s->exchange = exchange;
+  if (exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)pc))); /* made in the background until set-up */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -701,7 +702,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_jacobi                     - Jacobi preconditioning inside the inner CG, see `PCSPCGSetJacobi()`
 .  -pc_spcg_format <auto,csr,dia,pjds> - format of the single-precision copy of an AIJ operator (of its diagonal block), see `PCSPCGSetFormat()`
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
--  -pc_spcg_exchange <nccl,mpi>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
+-  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 
    Level: intermediate
 
@@ -732,10 +733,10 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    a GPU matrix type) the inner vectors are single-precision device arrays and every scalar of the
    recurrence (dot products, alpha, beta, the stop flags) stays in device memory: no inner iteration
    waits for the host. On one process the inner iterations are captured once into a CUDA graph and
-   replayed at every application. On more, the inner dot products are summed and the halos exchanged from
-   GPU to GPU through NCCL, on the stream of the kernels, and the host, one iteration behind the GPU,
-   only reads the stop flag; through MPI (`-pc_spcg_exchange mpi`, or where NCCL cannot run, see
-   `PetscJaggedExchange`) each inner dot product is summed through the host for its `MPI_Allreduce()`. With host vectors the same loop runs on the host (the reference of the GPU loop).
+   replayed at every application. On more, each inner dot product is summed through the host for its
+   `MPI_Allreduce()`; with `-pc_spcg_exchange nccl` the inner dot products are summed and the halos
+   exchanged from GPU to GPU through NCCL, on the stream of the kernels, and the host, one iteration
+   behind the GPU, only reads the stop flag (see `PetscJaggedExchange`). With host vectors the same loop runs on the host (the reference of the GPU loop).
    The per-application statistics of the device loop are read from the device only when asked for
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
@@ -754,8 +755,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscNew(&s));
   s->max_it                = 50;
   s->graph                 = PETSC_TRUE;
-  s->exchange              = PETSC_JAGGED_EXCHANGE_NCCL;
-  PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)pc))); /* on GPUs and several processes: the NCCL communicator is made from now on, in the background */
+  s->exchange              = PETSC_JAGGED_EXCHANGE_MPI;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
   pc->ops->apply           = PCApply_SPCG;
@@ -1119,16 +1119,17 @@ PetscErrorCode PCSPCGGetUseCUDAGraph(PC pc, PetscBool *flg)
 
   Input Parameters:
 + pc       - the `PCSPCG` preconditioner
-- exchange - `PETSC_JAGGED_EXCHANGE_NCCL` (default): from GPU to GPU on the stream of the inner kernels, or `PETSC_JAGGED_EXCHANGE_MPI`: through the host
+- exchange - `PETSC_JAGGED_EXCHANGE_MPI` (default): through the host, or `PETSC_JAGGED_EXCHANGE_NCCL`: from GPU to GPU on the stream of the inner kernels
 
   Options Database Key:
-. -pc_spcg_exchange <nccl,mpi> - the path
+. -pc_spcg_exchange <mpi,nccl> - the path
 
   Level: advanced
 
   Notes:
   Through NCCL no inner iteration waits for the host: the host follows one iteration behind the GPU and
-  reads only the stop flag. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs; `PCView()`
+  reads only the stop flag; asking for NCCL starts making its communicator in the background. An inner
+  preconditioner applied in double precision makes the host follow every iteration: its sums then go through MPI. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs; `PCView()`
   names the path taken and why. A `MATMPIJDSCUDA` or `MATMPIPJDSCUDA` operator exchanges its halos by its
   own setting, `MatJaggedSetExchange()`. A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 

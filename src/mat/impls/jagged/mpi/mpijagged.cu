@@ -250,6 +250,7 @@ static PetscErrorCode MatJaggedSetExchange_MPIJagged(Mat A, PetscJaggedExchange 
   PetscFunctionBegin;
   if (exchange != j->exchange) PetscCall(MatMPIJaggedResetHalo(j));
   j->exchange = exchange;
+  if (exchange == PETSC_JAGGED_EXCHANGE_NCCL && !j->host) PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)A))); /* made while the program assembles */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -515,7 +516,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   j->pjds       = pjds;
   j->block_rows = jagged::kDefaultBlockRows;
   j->kernel     = MAT_JAGGED_KERNEL_AUTO;
-  j->exchange   = PETSC_JAGGED_EXCHANGE_NCCL;
+  j->exchange   = PETSC_JAGGED_EXCHANGE_MPI;
   j->aijops     = *A->ops;
   A->spptr      = j;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));
@@ -534,10 +535,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* a global option, as for the blocks */
   j->host = host;
-  if (!host) {
-    PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as MPIAIJCUSPARSE: the device starts with the matrix */
-    PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)A))); /* the halo exchange's NCCL communicator is made while the program assembles */
-  }
+  if (!host) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* as MPIAIJCUSPARSE: the device starts with the matrix */
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(host ? VECSTANDARD : VECCUDA, &A->defaultvectype));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, type));
