@@ -1,5 +1,5 @@
 /*
-   Private header of PCSPCG: the host inner loop (spcg.c, the reference) and the device inner loop
+   Private header of PCSPCG: the host inner loop (spcghost.c, the reference) and the device inner loop
    (spcgdevice.cu) share this state.
 */
 #pragma once
@@ -111,6 +111,7 @@ PETSC_INTERN PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *, const Pets
 PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
+PETSC_INTERN PetscErrorCode PCSPCGHostApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *, PetscReal *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceGetExchange(PC, PetscJaggedExchange *, const char **);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *);
