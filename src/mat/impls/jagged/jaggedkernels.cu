@@ -213,14 +213,20 @@ LongArrays LongArraysOf(const DeviceFormat &d)
   return {d.long_rows, d.long_rowptr, d.long_colidx, d.long_chunkptr};
 }
 
-/* Jagged part with a diagonal table of N starts (N = 0: starts read from global memory) */
+/*
+  Jagged part with a diagonal table of N starts (N = 0: starts read from global memory). Adding in place
+  (w == y), the rows without entries have nothing to do: only the nonempty ones, a prefix of the sorted
+  rows, are launched (the off-diagonal block of an MPI matrix: few nonempty rows among all local rows).
+*/
 template <int N, typename M, typename V, typename Term>
 cudaError_t LaunchJaggedRowsWith(const DeviceFormat &d, const M *vals, const Term &term, const V *w, V *y, cudaStream_t stream)
 {
   DiagTable<N> table{};
-  if (d.nsorted == 0) return cudaSuccess;
+  JaggedArrays a = JaggedArraysOf(d);
+  if (w && w == y) a.nsorted = d.nnonempty;
+  if (a.nsorted == 0) return cudaSuccess;
   if constexpr (N > 0) std::copy(d.diagstart_host.begin(), d.diagstart_host.begin() + d.ndiag, table.start);
-  JaggedRowKernel<N><<<BlocksFor(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(table, JaggedArraysOf(d), vals, term, w, y);
+  JaggedRowKernel<N><<<BlocksFor(a.nsorted, kRowThreads), kRowThreads, 0, stream>>>(table, a, vals, term, w, y);
   return cudaGetLastError();
 }
 
@@ -328,6 +334,7 @@ void DeviceFormatSetSizes(const Format &f, int nchunks, const std::vector<int> &
   d->nlong_block = f.nlong_block;
   d->nchunks     = nchunks;
   d->nslots      = f.nslots;
+  d->nnonempty   = f.ndiag > 0 ? std::min(diagstart[1] - diagstart[0], f.nsorted) : 0; /* diagonal 0 holds the sorted rows with entries (its start rounded up to the alignment) */
   if (f.ndiag <= kMaxConstantDiagonals) d->diagstart_host = diagstart;
   else d->diagstart_host.clear();
 }

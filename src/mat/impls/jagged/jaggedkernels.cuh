@@ -33,6 +33,7 @@ struct DeviceFormat {
   int nrows = 0, ncols = 0;
   int nsorted = 0, ndiag = 0, nstored = 0;
   int nlong = 0, nlong_block = 0, nchunks = 0, nslots = 0;
+  int nnonempty = 0; /* sorted rows with entries (padding included): a prefix of the sorted rows */
 
   const int *perm = nullptr, *rowlen = nullptr, *diagstart = nullptr, *colidx = nullptr;
   const int *long_rows = nullptr, *long_rowptr = nullptr, *long_colidx = nullptr;
