@@ -66,6 +66,8 @@ PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_Mul
 PETSC_INTERN PetscLogEvent  MAT_POWERS_Apply, MAT_POWERS_SetUp;
 PETSC_INTERN PetscLogEvent  PC_SPCG_Inner;
 
+const char *const PetscJaggedExchanges[] = {"mpi", "nccl", "PetscJaggedExchange", "PETSC_JAGGED_EXCHANGE_", NULL};
+
 #if defined(PETSC_USE_COMPLEX)
   #define PETSC_JAGGED_SCALAR_NAME "complex"
 #else
@@ -228,6 +230,7 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(PetscLogEventRegister("KSPCAGMRESBOrth", KSP_CLASSID, &KSP_CAGMRES_BOrth));
   PetscCall(PetscLogEventRegister("KSPCAGMRESTSQR", KSP_CLASSID, &KSP_CAGMRES_TSQR));
   PetscCall(PetscLogEventRegister("KSPCAGMRESSmall", KSP_CLASSID, &KSP_CAGMRES_Small));
+  PetscCall(PetscLogEventRegister("JaggedNCCLWait", PETSC_SMALLEST_CLASSID, &PETSC_JAGGED_NCCLWait));
   PetscCall(PetscJaggedGetVersion(version, sizeof(version)));
   PetscCall(PetscInfo(NULL, "Registered %s\n", version));
   PetscFunctionReturn(PETSC_SUCCESS);

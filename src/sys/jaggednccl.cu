@@ -13,6 +13,9 @@
 #include <dlfcn.h>
 #include <chrono>
 #include <thread>
+#include <cstring>
+
+PetscLogEvent PETSC_JAGGED_NCCLWait;
 
 struct _n_JaggedNCCL {
   ncclComm_t   comm;      /* NULL where NCCL cannot run on every process of the communicator */
@@ -111,17 +114,13 @@ PetscMPIInt MPIAPI JaggedNCCLDelete(MPI_Comm, PetscMPIInt, void *value, void *)
   return MPI_SUCCESS;
 }
 
-/* Whether every process has a GPU of its own, and NCCL: else why not (the same answer on every process) */
+/* Whether every process has a GPU of its own (told apart by their UUIDs), and NCCL: else why not (the same answer on every process) */
 PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
 {
-  PetscMPIInt size, ok, allok;
-  int         dev;
+  PetscMPIInt    size, ok, allok;
+  int            dev;
   cudaDeviceProp prop;
-  struct Where {
-    long host;
-    int  domain, bus, device;
-  } me, *all;
-  char host[256];
+  cudaUUID_t    *all;
 
   PetscFunctionBegin;
   *why = nullptr;
@@ -135,18 +134,11 @@ PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
-  PetscCall(PetscMemzero(host, sizeof(host)));
-  PetscCall(PetscGetHostName(host, sizeof(host) - 1));
-  me.host = 0;
-  for (const char *c = host; *c; c++) me.host = 31 * me.host + *c;
-  me.domain = prop.pciDomainID;
-  me.bus    = prop.pciBusID;
-  me.device = prop.pciDeviceID;
   PetscCall(PetscMalloc1(size, &all));
-  PetscCallMPI(MPI_Allgather(&me, (PetscMPIInt)sizeof(me), MPI_BYTE, all, (PetscMPIInt)sizeof(me), MPI_BYTE, comm));
+  PetscCallMPI(MPI_Allgather(&prop.uuid, (PetscMPIInt)sizeof(cudaUUID_t), MPI_BYTE, all, (PetscMPIInt)sizeof(cudaUUID_t), MPI_BYTE, comm));
   for (PetscMPIInt i = 0; i < size && !*why; i++)
     for (PetscMPIInt j = 0; j < i && !*why; j++)
-      if (all[i].host == all[j].host && all[i].domain == all[j].domain && all[i].bus == all[j].bus && all[i].device == all[j].device) *why = "two processes share a GPU";
+      if (!memcmp(&all[i], &all[j], sizeof(cudaUUID_t))) *why = "two processes share a GPU";
   PetscCall(PetscFree(all));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -158,8 +150,8 @@ PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
 */
 void JaggedNCCLMake(JaggedNCCL c, int size, ncclUniqueId id, int rank, int device)
 {
-  cudaStream_t stream;
-  char        *buf;
+  cudaStream_t stream = nullptr;
+  char        *buf    = nullptr;
   const int    next = (rank + 1) % size, prev = (rank + size - 1) % size;
   auto         now = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
   const double t0  = now();
@@ -171,11 +163,8 @@ void JaggedNCCLMake(JaggedNCCL c, int size, ncclUniqueId id, int rank, int devic
   c->result = nccl.CommInitRank(&c->comm, size, id, rank);
   c->tinit  = now() - t0;
   if (c->result != ncclSuccess) return;
-  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess || cudaMalloc((void **)&buf, 32) != cudaSuccess || cudaMemset(buf, 0, 32) != cudaSuccess) {
-    c->result = ncclUnhandledCudaError;
-    return;
-  }
-  if ((c->result = nccl.GroupStart()) == ncclSuccess) {
+  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess || cudaMalloc((void **)&buf, 32) != cudaSuccess || cudaMemset(buf, 0, 32) != cudaSuccess) c->result = ncclUnhandledCudaError;
+  if (c->result == ncclSuccess && (c->result = nccl.GroupStart()) == ncclSuccess) {
     for (int peer : {next, prev}) {
       (void)nccl.Send(buf, 1, ncclUint8, peer, c->comm, stream);
       (void)nccl.Recv(buf + (peer == prev ? 16 : 8), 1, ncclUint8, peer, c->comm, stream);
@@ -184,9 +173,9 @@ void JaggedNCCLMake(JaggedNCCL c, int size, ncclUniqueId id, int rank, int devic
     c->result = nccl.GroupEnd();
   }
   if (c->result == ncclSuccess) c->result = nccl.AllReduce(buf + 24, buf + 24, 1, ncclDouble, ncclSum, c->comm, stream);
-  if (cudaStreamSynchronize(stream) != cudaSuccess) c->result = ncclUnhandledCudaError;
-  (void)cudaFree(buf);
-  (void)cudaStreamDestroy(stream);
+  if (stream && cudaStreamSynchronize(stream) != cudaSuccess) c->result = ncclUnhandledCudaError;
+  if (buf) (void)cudaFree(buf);
+  if (stream) (void)cudaStreamDestroy(stream);
   c->twarm = now() - t0 - c->tinit;
 }
 
@@ -260,11 +249,13 @@ PetscErrorCode JaggedNCCLGet(MPI_Comm comm, JaggedNCCL *c, const char **why)
   if (value->maker) {
     PetscLogDouble t0, t1;
 
+    PetscCall(PetscLogEventBegin(PETSC_JAGGED_NCCLWait, 0, 0, 0, 0));
     PetscCall(PetscTime(&t0));
     value->maker->join();
     delete value->maker;
     value->maker = nullptr;
     PetscCall(PetscTime(&t1));
+    PetscCall(PetscLogEventEnd(PETSC_JAGGED_NCCLWait, 0, 0, 0, 0));
     PetscCheck(value->result == ncclSuccess, PETSC_COMM_SELF, PETSC_ERR_LIB, "Making the NCCL communicator failed: NCCL error %d: %s", (int)value->result, nccl.GetErrorString(value->result));
     PetscCall(PetscInfo(NULL, "NCCL communicator made in %g s and connected in %g s by a thread of its own; waited %g s for it\n", value->tinit, value->twarm, t1 - t0));
   }

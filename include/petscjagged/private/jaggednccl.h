@@ -23,3 +23,4 @@ PETSC_INTERN PetscErrorCode JaggedNCCLSend(JaggedNCCL, const void *, size_t, Pet
 PETSC_INTERN PetscErrorCode JaggedNCCLRecv(JaggedNCCL, void *, size_t, PetscMPIInt, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedNCCLAllreduceSum(JaggedNCCL, void *, size_t, PetscDataType, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedNCCLFinalize(void);
+PETSC_INTERN PetscLogEvent  PETSC_JAGGED_NCCLWait; /* JaggedNCCLGet() waiting for the communicator being made */

@@ -9,8 +9,6 @@
 #include <petscjagged/private/jaggednccl.h>
 #include <cstdint>
 
-const char *const PetscJaggedExchanges[] = {"mpi", "nccl", "PetscJaggedExchange", "PETSC_JAGGED_EXCHANGE_", NULL};
-
 struct _n_JaggedHalo {
   MPI_Comm     comm;
   PetscMPIInt  tag, rank;
@@ -342,23 +340,32 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* roots[sendidx[k]] += dsend[k] on stream: the entries the other processes sent back (atomic: an owned entry may be a ghost of several) */
+static PetscErrorCode JaggedHaloAdd(JaggedHalo h, void *roots, cudaStream_t stream)
+{
+  const PetscInt n = h->sendoff[h->nsend];
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  HaloAddKernel<<<(unsigned)PetscMin((n + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(n, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(h->dsend), static_cast<double *>(roots));
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* JaggedHaloReverseEnd - adds the entries the other processes sent back into roots; on the device, on stream */
 PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stream)
 {
   const PetscInt nsend = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
-  if (h->nccl) PetscCall(JaggedHaloNCCL(h, h->nrecv, h->recvrank, h->recvoff, h->reversesrc, h->nsend, h->sendrank, h->sendoff, h->dsend, stream));
-  else if (h->device) {
+  if (h->nccl) {
+    PetscCall(JaggedHaloNCCL(h, h->nrecv, h->recvrank, h->recvoff, h->reversesrc, h->nsend, h->sendrank, h->sendoff, h->dsend, stream));
+    PetscCall(JaggedHaloAdd(h, roots, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->sent));
     PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE));
-  }
-  if (h->nccl) {
-    if (nsend) {
-      HaloAddKernel<<<(unsigned)PetscMin((nsend + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(nsend, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(h->dsend), static_cast<double *>(roots));
-      PetscCallCUDA(cudaGetLastError());
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscMPIInt j = 0; j < h->nsend; j++) /* from itself */
     if (h->sendrank[j] == h->rank)
@@ -378,10 +385,7 @@ PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stre
   }
   PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
   PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
-  if (nsend) {
-    HaloAddKernel<<<(unsigned)PetscMin((nsend + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(nsend, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(h->dsend), static_cast<double *>(roots));
-    PetscCallCUDA(cudaGetLastError());
-  }
+  PetscCall(JaggedHaloAdd(h, roots, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
