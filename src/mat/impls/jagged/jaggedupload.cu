@@ -75,13 +75,13 @@ PetscErrorCode PoolCreate()
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Lane l copies chunks l, l + nlanes, ...; returns its first CUDA error */
-cudaError_t LaneCopy(int l, char *dst, const char *src, size_t bytes)
+/* Lane l copies chunks l, l + nlanes, ... on device (a new thread's current device is device 0); returns its first CUDA error */
+cudaError_t LaneCopy(int l, int device, char *dst, const char *src, size_t bytes)
 {
   Lane        &lane    = pool.lane[l];
   const size_t nchunks = (bytes + kChunk - 1) / kChunk;
   int          k       = 0;
-  cudaError_t  err     = cudaSuccess;
+  cudaError_t  err     = cudaSetDevice(device);
 
   for (size_t c = l; c < nchunks && err == cudaSuccess; c += pool.nlanes, k ^= 1) {
     const size_t off = c * kChunk, len = std::min(kChunk, bytes - off);
@@ -139,14 +139,16 @@ static PetscErrorCode MatJaggedUpload_Private(void *dst, const void *src, size_t
     std::vector<std::thread> threads;
     cudaError_t              err[kMaxLanes];
     cudaEvent_t              ready;
+    int                      device;
 
     /* the lanes' streams start after what stream has queued (dst may have just been allocated on it) */
+    PetscCallCUDA(cudaGetDevice(&device));
     PetscCallCUDA(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
     PetscCallCUDA(cudaEventRecord(ready, stream));
     for (int l = 0; l < pool.nlanes; l++) PetscCallCUDA(cudaStreamWaitEvent(pool.lane[l].stream, ready, 0));
     PetscCallCUDA(cudaEventDestroy(ready));
-    for (int l = 1; l < pool.nlanes; l++) threads.emplace_back([&, l] { err[l] = LaneCopy(l, static_cast<char *>(dst), static_cast<const char *>(src), bytes); });
-    err[0] = LaneCopy(0, static_cast<char *>(dst), static_cast<const char *>(src), bytes);
+    for (int l = 1; l < pool.nlanes; l++) threads.emplace_back([&, l] { err[l] = LaneCopy(l, device, static_cast<char *>(dst), static_cast<const char *>(src), bytes); });
+    err[0] = LaneCopy(0, device, static_cast<char *>(dst), static_cast<const char *>(src), bytes);
     for (auto &t : threads) t.join();
     for (int l = 0; l < pool.nlanes; l++) PetscCallCUDA(err[l]);
     for (int l = 0; l < pool.nlanes; l++) /* stream waits for every chunk */
