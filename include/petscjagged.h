@@ -225,6 +225,8 @@ PETSC_EXTERN PetscErrorCode MatPowersSetUseDIA(MatPowers, PetscBool);
 PETSC_EXTERN PetscErrorCode MatPowersGetUseDIA(MatPowers, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatPowersSetMaxExtraFlops(MatPowers, PetscReal);
 PETSC_EXTERN PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers, PetscReal *);
+PETSC_EXTERN PetscErrorCode MatPowersSetPartial(MatPowers, PetscBool);
+PETSC_EXTERN PetscErrorCode MatPowersGetPartial(MatPowers, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatPowersSetExchange(MatPowers, PetscJaggedExchange);
 PETSC_EXTERN PetscErrorCode MatPowersGetExchange(MatPowers, PetscJaggedExchange *);
 PETSC_EXTERN PetscErrorCode MatPowersSetOptionsPrefix(MatPowers, const char[]);

@@ -106,6 +106,7 @@ typedef struct {
   PetscBool                        dia;
   PetscReal                        extra;
   PetscJaggedExchange              spcgexchange, mpkexchange; /* PCSPCG, MatPowers */
+  PetscBool                        partial;                   /* MatPowers */
 } Values;
 
 static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, const Values *v, const char *when)
@@ -164,6 +165,8 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
   CHECK(b == v->dia, "%s: MatPowersGetUseDIA() gave %d, not %d", when, (int)b, (int)v->dia);
   PetscCall(MatPowersGetMaxExtraFlops(mpk, &r));
   CHECK(r == v->extra, "%s: MatPowersGetMaxExtraFlops() gave %g, not %g", when, (double)r, (double)v->extra);
+  PetscCall(MatPowersGetPartial(mpk, &b));
+  CHECK(b == v->partial, "%s: MatPowersGetPartial() gave %d, not %d", when, (int)b, (int)v->partial);
   PetscCall(MatPowersGetExchange(mpk, &exchange));
   CHECK(exchange == v->mpkexchange, "%s: MatPowersGetExchange() gave %s, not %s", when, PetscJaggedExchanges[exchange], PetscJaggedExchanges[v->mpkexchange]);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -207,7 +210,7 @@ int main(int argc, char **argv)
   PetscCall(MatPowersSetOptionsPrefix(mpk, "mpk_"));
 
   /* the defaults */
-  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI};
+  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI, PETSC_FALSE};
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "defaults"));
 
   if (fromopts) {
@@ -235,9 +238,10 @@ int main(int argc, char **argv)
     PetscCall(RequireReal("mpk_", "-mat_powers_max_extra_flops", &v.extra));
     PetscCall(RequireEnum("spcg_", "-pc_spcg_exchange", PetscJaggedExchanges, (PetscEnum *)&v.spcgexchange));
     PetscCall(RequireEnum("mpk_", "-mat_powers_exchange", PetscJaggedExchanges, (PetscEnum *)&v.mpkexchange));
+    PetscCall(RequireBool("mpk_", "-mat_powers_partial", &v.partial));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "options"));
   } else {
-    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL};
+    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_TRUE};
     PetscCall(KSPMPCGSetTruncation(mpcg, v.mmax));
     PetscCall(KSPMPCGSetStagnationIterations(mpcg, v.stagits));
     PetscCall(KSPMPCGSetContinueInner(mpcg, v.cont));
@@ -258,6 +262,7 @@ int main(int argc, char **argv)
     PetscCall(MatPowersSetMaxExtraFlops(mpk, v.extra));
     PetscCall(PCSPCGSetExchange(spcg, v.spcgexchange));
     PetscCall(MatPowersSetExchange(mpk, v.mpkexchange));
+    PetscCall(MatPowersSetPartial(mpk, v.partial));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "setters"));
     /* no options given: *SetFromOptions() keeps what the setters set */
     PetscCall(KSPSetFromOptions(mpcg));
@@ -372,7 +377,7 @@ int main(int argc, char **argv)
       args: -from_options -mpcg_ksp_mpcg_mmax 9 -mpcg_ksp_mpcg_stagnation_its 12 -mpcg_ksp_mpcg_continue_inner 0 -mpcg_ksp_mpcg_single_inner 0 -mpcg_pc_spcg_max_it 21
       args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange nccl
       args: -ca_ksp_cagmres_s 4 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_tsqr caqr -ca_ksp_cagmres_borth mgs -ca_ksp_cagmres_max_breakdowns 3
-      args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75 -mpk_mat_powers_exchange nccl
+      args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75 -mpk_mat_powers_exchange nccl -mpk_mat_powers_partial 1
       test:
          suffix: options
       test:

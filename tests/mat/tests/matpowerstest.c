@@ -6,6 +6,7 @@ static char help[] = "Checks MatPowers (the matrix-powers kernel) against an exp
   -shifts <none|real|pair|complex>  monomial, real shifts, conjugate pairs (real builds), complex shifts (complex builds)\n\
   -use_pc           preconditioner from -pc_type (PCNONE by default);  -side <right|left>  B = A M^{-1} or M^{-1} A\n\
   -expect_type <ghosted|plain>  the type the kernel must resolve to\n\
+  -expect_depth <t>  ghosted: the depth the kernel must be built to (partly ghosted: t < s; default s)\n\
   -change <none|values|pattern>  change A after the first round and check again\n\
   -check_info       compare MatPowersGetInfo() with the test's own breadth-first count\n\
   -bad <s|k|pair|mismatch|im>  bad input that must fail\n\
@@ -272,10 +273,29 @@ static PetscErrorCode ChangeMatrix(Mat A, const char *change)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Halo exchanges of one ghosted apply of k products, ghosts of depth t: one every t products, one product
+  earlier (t > 2) where the next product is the second shift of a conjugate pair (it reads the previous vector's ghosts)
+*/
+static PetscInt ExpectedExchanges(PetscInt k, PetscInt t, const PetscReal im[])
+{
+  PetscInt n = 0, left = 0;
+
+  for (PetscInt j = 0; j < k; j++, left--) {
+    const PetscBool pairnext = (PetscBool)(!PetscDefined(USE_COMPLEX) && im && j + 1 < k && im[j + 1] < 0 && t > 2);
+
+    if (!left || (left == 1 && pairnext)) {
+      n++;
+      left = t;
+    }
+  }
+  return n;
+}
+
 int main(int argc, char **argv)
 {
   char          problem[32] = "random", shifts[32] = "none", expect[32] = "", change[32] = "none", bad[32] = "";
-  PetscInt      n = 200, s = 5, nexp = 0, nprodexp = 0, ncmp = 0, nex, nprod;
+  PetscInt      n = 200, s = 5, depth = 0, nexp = 0, nprodexp = 0, ncmp = 0, nex, nprod;
   PetscReal     far = 0.02, nb, worst = 0, worstratio = 0, im[16];
   PetscScalar   re[16];
   PetscBool     shell = PETSC_FALSE, use_pc = PETSC_FALSE, check_info = PETSC_FALSE, view = PETSC_FALSE, useim = PETSC_FALSE, usere = PETSC_TRUE;
@@ -296,6 +316,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bad", bad, sizeof(bad), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-s", &s, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-expect_depth", &depth, NULL));
+  if (!depth) depth = s;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-far", &far, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-use_pc", &use_pc, NULL));
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-side", PCSides, (PetscEnum *)&side, NULL));
@@ -400,7 +422,7 @@ int main(int argc, char **argv)
       PetscCall(MatPowersGetType(mpk, &type));
       PetscCheck(type == MAT_POWERS_GHOSTED || type == MAT_POWERS_PLAIN, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Unresolved type after an apply");
       if (expect[0]) PetscCheck(!strcmp(expect, MatPowersTypes[type]), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The kernel resolved to %s, expected %s", MatPowersTypes[type], expect);
-      nexp += type == MAT_POWERS_GHOSTED ? 1 : k;
+      nexp += type == MAT_POWERS_GHOSTED ? ExpectedExchanges(k, depth, useim ? im : NULL) : k;
       nprodexp += k;
       PetscCall(VecCopy(V[0], R[0]));
       PetscCall(Reference(A, pc, k, usere ? re : NULL, useim ? im : NULL, R, w, x));
@@ -429,7 +451,7 @@ int main(int argc, char **argv)
     PetscReal s2v, extra, cs2v, cextra;
 
     PetscCall(MatPowersGetInfo(mpk, &s2v, &extra));
-    PetscCall(CountGhosts(A, s, &cs2v, &cextra));
+    PetscCall(CountGhosts(A, depth, &cs2v, &cextra)); /* a partly ghosted kernel gives those of its depth */
     PetscCheck(PetscAbsReal(s2v - cs2v) <= 1e-12 * (1 + cs2v) && PetscAbsReal(extra - cextra) <= 1e-12 * (1 + cextra), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatPowersGetInfo(): surface-to-volume %g, extra flops %g; breadth-first count: %g, %g", (double)s2v, (double)extra, (double)cs2v, (double)cextra);
     if (!strcmp(problem, "lap1d")) {
       PetscCall(CountGhostsLap1d(A, s, &cs2v, &cextra));
@@ -642,6 +664,33 @@ int main(int argc, char **argv)
       nsize: 2
       args: -s 6 -shifts real -mpk_mat_powers_type ghosted -change pattern -check_info
    test:
+      suffix: partial_convdiff_np2
+      nsize: 2
+      args: -problem convdiff -n 40 -s 8 -shifts real -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.12 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 3 -check_info -change values -view
+   test:
+      suffix: partial_off_np2
+      nsize: 2
+      args: -problem convdiff -n 40 -s 8 -shifts real -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.12 -expect_type plain
+   test:
+      suffix: partial_left_np4
+      nsize: 4
+      args: -problem convdiff -n 40 -s 6 -shifts real -use_pc -pc_type jacobi -side left -mpk_mat_powers_max_extra_flops 0.3 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 2 -check_info
+   test:
+      suffix: partial_pair_np2
+      nsize: 2
+      requires: !complex
+      args: -problem convdiff -n 40 -s 12 -shifts pair -mpk_mat_powers_max_extra_flops 0.17 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -check_info -view
+   test:
+      suffix: partial_pair_depth2_np2
+      nsize: 2
+      requires: !complex
+      args: -problem convdiff -n 40 -s 12 -shifts pair -mpk_mat_powers_max_extra_flops 0.07 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 2
+   test:
+      suffix: partial_pjds_host_np2
+      nsize: 2
+      args: -mat_type pjdscuda -mat_jagged_host -problem convdiff -n 64 -s 12 -shifts real -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4
+      filter: grep -E -o "matpowers checks passed: [a-z]+ kernel|[0-9]+ halo exchanges for [0-9]+ products"
+   test:
       suffix: ilu_fallback_np1
       args: -s 4 -shifts real -use_pc -pc_type ilu -mpk_mat_powers_type ghosted
    test:
@@ -742,6 +791,11 @@ int main(int argc, char **argv)
          suffix: gpu_dia_np1
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
          filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_pjdscuda_partial_np2
+         nsize: 2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 3 in a seq(aij)?pjdscuda|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
    testset:
       requires: cuda_device complex
@@ -795,5 +849,10 @@ int main(int argc, char **argv)
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
          filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/matpowerstest_gpu_dia_np1.out
+      test:
+         suffix: gpu_pjdscuda_partial_np2_complex
+         nsize: 2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
+         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 3 in a seq(aij)?pjdscuda|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
 TEST*/

@@ -804,7 +804,8 @@ PetscErrorCode KSPCAGMRESGetMaxBreakdowns(KSP ksp, PetscInt *n)
 .  -ksp_cagmres_borth <cgs,mgs>                  - orthogonalization against the earlier vectors, see `KSPCAGMRESSetBlockOrthogonalization()`
 .  -ksp_orthogonalization_cgs_refinement_type <refine_never> - a second BOrth + TSQR pass (e.g. CholQR2): never, where BOrth left a column below 1/sqrt(2) of its norm (the DGKS test), always
 .  -ksp_cagmres_max_breakdowns <5>               - restarts forced by breakdowns before `KSP_DIVERGED_BREAKDOWN`, see `KSPCAGMRESSetMaxBreakdowns()`
--  -mat_powers_type <auto,ghosted,plain>         - how the matrix-powers kernel computes its products (under the KSP's prefix), see `MatPowersSetType()`
+.  -mat_powers_type <auto,ghosted,plain>         - how the matrix-powers kernel computes its products (under the KSP's prefix), see `MatPowersSetType()`
+-  -mat_powers_partial <false>                   - auto may ghost to a depth below s, one halo exchange every depth products, see `MatPowersSetPartial()`
 
    Level: intermediate
 

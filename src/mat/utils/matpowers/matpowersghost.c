@@ -11,6 +11,10 @@
    leaves the rows at depth d exact as long as d <= s - (products so far), so after k <= s products
    the own rows (depth 0) are exact: the paper's MPK (Fig. 4).
 
+   Partly ghosted: where the depth-s rows cost more extra flops than allowed but a depth t, 2 <= t < s,
+   does not, the kernel is built to depth t and exchanges again every t products (s products: about
+   s / t exchanges instead of s).
+
    Set-up is one pass over the boundary: the depth-d rows are fetched from their owners (their
    lengths, then their columns, packed from the owners' CSR arrays: matpowershalo.c) d = 1, ..., s-1,
    which gives depth d + 1; the own rows are not copied. A values-only change moves the values of
@@ -153,8 +157,12 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The graph-distance layers of the own rows up to depth s, the remote rows' entries, the halo exchange, the statistics */
-PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit)
+/*
+  The graph-distance layers of the own rows up to depth s, the remote rows' entries, the halo exchange, the
+  statistics. With a limit on the extra flops, the rounds stop at the first depth that passes it; with
+  partial, the kernel is then built to the depth before (at least 2): the state before that round is kept.
+*/
+PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool partial)
 {
   Mat                 A = mpk->A, Ad, Ao;
   const PetscInt     *garray, *ai = NULL, *aj = NULL, *bi = NULL, *bj = NULL;
@@ -176,6 +184,8 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit)
   }
   mpk->nown = mpk->nrows = A->rmap->n;
   mpk->ng   = Ao ? Ao->cmap->n : 0;
+  mpk->gdepth = mpk->s;
+  mpk->s2vdeeper = mpk->extradeeper = -1;
   norder    = mpk->nown + mpk->ng;
   PetscCall(PetscMalloc1(norder, &order));
   for (PetscInt i = 0; i < mpk->nown; i++) order[i] = A->rmap->rstart + i;
@@ -200,7 +210,9 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit)
     PetscCall(PetscMalloc1(nb, &gB));
     for (PetscInt e = 0; e < nb; e++) gB[e] = garray[bj[e]];
     for (PetscInt d = 1, front = mpk->nown; d < mpk->s; d++) {
-      const PetscInt e0 = rr.nnz, nl = norder - front;
+      const PetscInt    e0 = rr.nnz, nl = norder - front;
+      const PetscInt    keep[3] = {rr.n, mpk->nrows, norder}; /* the depth-d kernel, should this round pass the limit */
+      const PetscMPIInt keepmsg[2] = {mpk->halo.nsend, mpk->halo.nrecv};
 
       PetscCall(MatPowersHaloFetchRows(A, ai, aj, bi, gB, nl, order + front, &rr, &mpk->halo));
       mpk->nrows = norder;
@@ -210,6 +222,19 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit)
         loc[0] = mpk->nown ? (PetscReal)(norder - mpk->nown) / mpk->nown : 0;
         loc[1] = mpk->nnzown ? (PetscReal)(mpk->nnzown + rr.nnz) / mpk->nnzown - 1 : 0;
         PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
+        if (glob[1] > limit && partial && d >= 2) { /* partly ghosted: back to the depth-d kernel, within the limit */
+          rr.n               = keep[0];
+          rr.nnz             = e0;
+          mpk->nrows         = keep[1];
+          norder             = keep[2];
+          mpk->halo.nsend    = keepmsg[0];
+          mpk->halo.nrecv    = keepmsg[1];
+          mpk->gdepth        = d;
+          mpk->s2vdeeper     = glob[0];
+          mpk->extradeeper   = glob[1];
+          PetscCall(PetscInfo(mpk, "Extra flops %g above %g at depth %" PetscInt_FMT ": partly ghosted, to depth %" PetscInt_FMT "\n", (double)glob[1], (double)limit, d + 1, d));
+          break;
+        }
         if (glob[1] > limit) {
           mpk->s2v    = glob[0];
           mpk->extra  = glob[1];
@@ -260,8 +285,8 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit)
   PetscCallMPI(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
   mpk->s2v   = glob[0];
   mpk->extra = glob[1];
-  mpk->depth = mpk->s;
-  PetscCall(PetscInfo(mpk, "Own rows %" PetscInt_FMT ", extended rows %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), columns %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), nonzeros %" PetscInt_FMT " (own %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows, mpk->s - 1, mpk->ncols, mpk->s, mpk->nnzext, mpk->nnzown));
+  mpk->depth = mpk->gdepth;
+  PetscCall(PetscInfo(mpk, "Own rows %" PetscInt_FMT ", extended rows %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), columns %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), nonzeros %" PetscInt_FMT " (own %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows, mpk->gdepth - 1, mpk->ncols, mpk->gdepth, mpk->nnzext, mpk->nnzown));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -446,7 +471,7 @@ static PetscErrorCode MatPowersPlace(MatPowers mpk, Vec v, const PetscScalar *a,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Y = B X on the extended rows up to depth s - 1: own rows by A's blocks, remote rows by R; rows at depth s keep their values */
+/* Y = B X on the extended rows up to depth gdepth - 1: own rows by A's blocks, remote rows by R; rows at depth gdepth keep their values */
 static PetscErrorCode MatPowersExtendedMult(MatPowers mpk, Vec X, Vec Y)
 {
   Mat                Ad, Ao;
@@ -482,21 +507,34 @@ static PetscErrorCode MatPowersExtendedMult(MatPowers mpk, Vec X, Vec Y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One halo exchange of V[0] to the extended columns, then k local products (Jacobi: on the scaled input, right, or scaling the output, left) */
+/*
+  One halo exchange of V[0] to the extended columns, then local products (Jacobi: on the scaled input, right,
+  or scaling the output, left); the ghosts last gdepth products, then V[j] is exchanged again (partly
+  ghosted). The second shift of a conjugate pair also reads the extended V[j-1], whose ghosts, the last
+  product of a block, are exact to depth 1 only: an exchange due there is made one product earlier, so
+  that V[j-1] is the freshly exchanged vector (depth 2 needs no more than depth 1).
+*/
 PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
-  PetscFunctionBegin;
-  PetscCall(MatPowersExtend(mpk, V[0], mpk->Z[0]));
-  for (PetscInt j = 0; j < k; j++) {
-    Vec Zc = mpk->Z[j % 3], Zn = mpk->Z[(j + 1) % 3], Zp = mpk->Z[(j + 2) % 3];
+  PetscInt left = 0; /* products the extended vectors' ghosts are still exact for */
 
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < k; j++) {
+    Vec             Zc = mpk->Z[j % 3], Zn = mpk->Z[(j + 1) % 3], Zp = mpk->Z[(j + 2) % 3];
+    const PetscBool pairnext = (PetscBool)(!PetscDefined(USE_COMPLEX) && im && j + 1 < k && im[j + 1] < 0 && mpk->gdepth > 2);
+
+    if (!left || (left == 1 && pairnext)) {
+      PetscCall(MatPowersExtend(mpk, V[j], Zc));
+      mpk->nexchanges += 1;
+      left = mpk->gdepth;
+    }
     if (mpk->Zs) PetscCall(VecPointwiseMult(mpk->Zs, mpk->dinvext, Zc));
     PetscCall(MatPowersExtendedMult(mpk, mpk->Zs ? mpk->Zs : Zc, Zn));
     if (mpk->dinvext && !mpk->Zs) PetscCall(VecPointwiseMult(Zn, mpk->dinvext, Zn));
     PetscCall(MatPowersShift(j, re, im, Zn, Zc, j ? Zp : NULL));
     PetscCall(MatPowersCopyOwn(mpk->nown, Zn, V[j + 1]));
+    left--;
   }
-  mpk->nexchanges += 1;
   mpk->nproducts += k;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -51,6 +51,7 @@ struct _p_MatPowers {
   PetscInt        s;
   MatPowersType   reqtype, type; /* requested; resolved at set-up (GHOSTED or PLAIN) */
   PetscReal       max_extra_flops;
+  PetscBool       partial; /* auto may ghost to a depth below s when depth s passes max_extra_flops */
   PetscJaggedExchange exchangetype; /* the path asked for the ghosted kernel's halo exchange */
   PetscBool       setupcalled;
   MatPowersPCKind pckind;
@@ -63,6 +64,8 @@ struct _p_MatPowers {
   /* statistics (set-up) and counters (apply) */
   PetscReal      s2v, extra;         /* maxima over processes; -1 when the matrix type cannot be ghosted, MAT_POWERS_NOT_EXAMINED before the layers are computed */
   PetscInt       depth;              /* depth of the ghost rows s2v and extra are of: s, or less when the extra flops passed the set-up's limit first */
+  PetscInt       gdepth;             /* ghosted: the depth built, the products per halo exchange: s, or less (partly ghosted) */
+  PetscReal      s2vdeeper, extradeeper; /* partly ghosted: those of depth gdepth + 1, which passed the limit */
   PetscInt       nown, nrows, ncols; /* this process: own rows, extended rows (depth <= s-1), extended columns (depth <= s) */
   PetscInt       nnzown, nnzext;     /* nonzeros of the own rows and of the extended rows */
   PetscLogDouble nexchanges, nproducts;
@@ -77,7 +80,7 @@ struct _p_MatPowers {
   PetscScalar *dia;     /* ndiag x n values, diagonal d of row i at dia[d * n + i] */
   PetscBool    diacuda; /* in device memory */
 
-  /* ghosted: own rows through A's own blocks, remote rows (depth 1..s-1) in R; extended vectors ordered own, depth 1, ..., depth s */
+  /* ghosted: own rows through A's own blocks, remote rows (depth 1..gdepth-1) in R; extended vectors ordered own, depth 1, ..., depth gdepth */
   PetscBool    cuda;    /* the blocks multiply VECSEQCUDA vectors (else VECSEQ) */
   PetscInt     ng;      /* depth-1 columns: the columns of A's off-diagonal block, in its order */
   PetscInt    *rowptr;  /* [nrows - nown + 1] entries of the remote rows: R's row pointers */
@@ -97,7 +100,7 @@ struct _p_MatPowers {
 
 PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;
 
-PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal);
+PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode MatPowersGhostBuild(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostReset(MatPowers);
