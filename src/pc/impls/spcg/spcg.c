@@ -122,7 +122,7 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   PetscCall(PetscOptionsDestroy(&s->hostopts));
   s->A   = NULL;
   s->own = PETSC_FALSE;
-  PetscCall(PCSPCGCSRReset(pc));
+  PetscCall(PCSPCGBlocksReset(pc));
   PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
   PetscCall(VecDestroy(&s->wr));
   PetscCall(VecDestroy(&s->wz));
@@ -152,7 +152,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATSEQAIJCUSPARSE : MATSEQAIJ, &seqaij)); /* exactly: not a derived type */
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATMPIAIJCUSPARSE : MATMPIAIJ, &mpiaij));
   if (hasSingle) s->A = P;
-  else if (seqaij || mpiaij) PetscCall(PCSPCGCSRSetUp(pc, P, mpiaij, gpu));
+  else if (seqaij || mpiaij) PetscCall(PCSPCGBlocksSetUp(pc, P, mpiaij, gpu));
   else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
     s->own = PETSC_TRUE;
@@ -190,7 +190,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
     }
   }
   PetscCall(VecDestroy(&dinv));
-  if (s->own || (s->hascsr && s->csr[0].jagged)) PetscCall(PetscJaggedCitePJDS()); /* a pJDS copy */
+  if (s->own || (s->hasblocks && s->block[0].format == PCSPCG_FORMAT_PJDS)) PetscCall(PetscJaggedCitePJDS()); /* a pJDS copy */
   s->napply = s->ninner = s->nindefinite = 0;
   s->havedir                           = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -334,12 +334,12 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->A || s->hascsr ? (s->diag ? ", Jacobi" : "") : (s->jacobi ? ", Jacobi" : "")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  inner CG in single precision: %" PetscInt_FMT " iterations%s", s->max_it, s->A || s->hasblocks ? (s->diag ? ", Jacobi" : "") : (s->jacobi ? ", Jacobi" : "")));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (s->rtol > 0) PetscCall(PetscViewerASCIIPrintf(viewer, ", or to a relative residual of %g", (double)s->rtol));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  if (!s->A && !s->hascsr) where = "not set up yet";
+  if (!s->A && !s->hasblocks) where = "not set up yet";
   else if (s->dev) where = s->ingraph ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
@@ -355,23 +355,20 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
   PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite, &floor));
   if (floor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner solves also stop at the reduction single precision delivers: %g in the last solve\n", (double)floor));
-  if (s->hascsr) {
-    const PCSPCGBlock *c = &s->csr[0];
-    const char        *unit = PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte";
+  if (s->hasblocks) {
+    const PCSPCGBlock *c = &s->block[0];
     char               block[128];
 
-    if (c->ndiag) PetscCall(PetscSNPrintf(block, sizeof(block), "DIA, %s values on %" PetscInt_FMT " diagonals, no column indices", unit, c->ndiag));
-    else if (c->jagged) PetscCall(PetscSNPrintf(block, sizeof(block), "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and 4-byte columns", PCSPCGJaggedSlots(c), c->nnz, unit));
-    else PetscCall(PetscSNPrintf(block, sizeof(block), "CSR, %s values with the operator's own indices", unit));
+    PetscCall((*c->ops->describe)(c, PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte", block, sizeof(block)));
     if (s->halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s; off-diagonal block CSR, ghosts exchanged in single precision\n", block));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", block));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
-  if (s->hascsr && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
+  if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->inner) {
     PCType type;
 
     PetscCall(PCGetType(s->inner, &type));
-    if (!s->A && !s->hascsr) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
+    if (!s->A && !s->hasblocks) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
     else if (s->other) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, applied in double precision to the single-precision inner residual (converted both ways)\n", type));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, run in single precision inside the inner loop\n", type));
   }

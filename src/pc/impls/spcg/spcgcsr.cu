@@ -1,15 +1,12 @@
 /*
-   PCSPCG's single-precision copy of an AIJ operator (MATSEQAIJ(CUSPARSE), or the diagonal and
-   off-diagonal blocks of MATMPIAIJ(CUSPARSE)): the CSR values rounded to single precision and the
-   product by a CSR kernel with a group of lanes per row (a power of two near half the mean row length),
-   or, when the (diagonal) block's entries lie on few diagonals, its DIA copy (spcgdia.cu). Inside the
-   inner loop the product also sums p'Ap and is skipped once the loop has stopped.
-   A block without empty rows on the GPU keeps the matrix's own device row offsets and columns and is
-   rounded in one kernel from the device values, so the set-up costs one pass over the values; a block
-   with empty rows (the off-diagonal block: only the boundary rows have entries) stores its nonempty
-   rows, made on the host. On several processes the ghost values of x cross in single precision through
-   the matrix's own halo exchange, overlapped with the diagonal block's product. The host twin is
-   SPCGMultSingle() in spcg.c.
+   PCSPCG's CSR blocks (PCSPCGBlockOpsCSR): the CSR values of an AIJ block rounded to single precision and
+   the product by a CSR kernel with a group of lanes per row (a power of two near half the mean row
+   length), y = A x or, for the off-diagonal block of an MPI operator, y += A x; inside the inner loop the
+   product also sums p'Ap and is skipped once the loop has stopped. A block without empty rows on the GPU
+   keeps the matrix's own device row offsets and columns and is rounded in one kernel from the device
+   values, so the set-up costs one pass over the values; a block with empty rows (the off-diagonal block:
+   only the boundary rows have entries) stores its nonempty rows, made on the host. The host twin of the
+   product is PCSPCGCSRMultHost().
 */
 #include <petscdevice_cuda.h>
 #include "spcgkernels.cuh"
@@ -63,32 +60,45 @@ void LaunchMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const int *sto
   CSRMultKernel<VS><<<BlocksFor(c.nrows * VS), kThreads, 0, stream>>>((int)c.nrows, c.i, c.j, c.rows, reinterpret_cast<const S *>(c.a), x, add, y, stopped, p, dot);
 }
 
+} // namespace
+
 /*
-  y (+)= A x for one block: DIA, or CSR with lanes a row about half the mean row length (measured on an
-  H100, 7-point rows: 2 and 4 lanes 12% faster than 8, 1 lane slower); with dot, dot += p' (A x)
+  y (+)= A x for a CSR block, lanes a row about half the mean row length (measured on an H100, 7-point
+  rows: 2 and 4 lanes 12% faster than 8, 1 lane slower); with dot, dot += p' (A x)
 */
-PetscErrorCode BlockMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const int *stopped, const S *p, D *dot, cudaStream_t stream)
+static PetscErrorCode PCSPCGCSRMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle xs[], PetscBool add, PetscJaggedScalarSingle ys[], const int *stopped, const PetscJaggedScalarSingle ps[], PetscScalar *dots, cudaStream_t stream)
 {
-  const PetscInt mean = c.nrows ? c.nnz / c.nrows : 0;
+  const PetscInt mean = c->nrows ? c->nnz / c->nrows : 0;
+  const S       *x = reinterpret_cast<const S *>(xs), *p = reinterpret_cast<const S *>(ps);
+  S             *y   = reinterpret_cast<S *>(ys);
+  D             *dot = reinterpret_cast<D *>(dots);
 
   PetscFunctionBegin;
-  if (!c.nrows) PetscFunctionReturn(PETSC_SUCCESS);
-  if (c.ndiag) { /* only a diagonal block: y = A x, p = x */
-    PetscCall(PCSPCGDIAMultDevice(&c, reinterpret_cast<const PetscJaggedScalarSingle *>(x), reinterpret_cast<PetscJaggedScalarSingle *>(y), stopped, reinterpret_cast<PetscScalar *>(dot), stream));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (c.jagged) { /* likewise */
-    PetscCall(PCSPCGJaggedMultDevice(&c, reinterpret_cast<const PetscJaggedScalarSingle *>(x), reinterpret_cast<PetscJaggedScalarSingle *>(y), stopped, reinterpret_cast<PetscScalar *>(dot), stream));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (mean <= 4) LaunchMult<2>(c, x, add, y, stopped, p, dot, stream);
-  else if (mean <= 8) LaunchMult<4>(c, x, add, y, stopped, p, dot, stream);
-  else if (mean <= 16) LaunchMult<8>(c, x, add, y, stopped, p, dot, stream);
-  else if (mean <= 32) LaunchMult<16>(c, x, add, y, stopped, p, dot, stream);
-  else LaunchMult<32>(c, x, add, y, stopped, p, dot, stream);
+  if (!c->nrows) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mean <= 4) LaunchMult<2>(*c, x, add, y, stopped, p, dot, stream);
+  else if (mean <= 8) LaunchMult<4>(*c, x, add, y, stopped, p, dot, stream);
+  else if (mean <= 16) LaunchMult<8>(*c, x, add, y, stopped, p, dot, stream);
+  else if (mean <= 32) LaunchMult<16>(*c, x, add, y, stopped, p, dot, stream);
+  else LaunchMult<32>(*c, x, add, y, stopped, p, dot, stream);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* y[rows[r]] (+)= (A x)[r] for a CSR block on the host: the twin of PCSPCGCSRMultDevice() */
+static PetscErrorCode PCSPCGCSRMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+{
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < c->nrows; r++) {
+    const PetscInt          row = c->rows ? c->rows[r] : r;
+    PetscJaggedScalarSingle sum = 0;
+
+    for (PetscInt k = c->i[r]; k < c->i[r + 1]; k++) sum += c->a[k] * x[c->j[k]];
+    y[row] = add ? y[row] + sum : sum;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+namespace {
 
 bool HasEmptyRow(PetscInt m, const PetscInt *ai)
 {
@@ -149,29 +159,16 @@ PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt
 } // namespace
 
 /*
-  The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
-  the host: DIA when format allows and it pays, else pJDS (auto, pjds), else CSR: B's own indices and the
-  values rounded where B has no empty row, else its nonempty rows
+  The CSR copy of the m x c->ncols block B (its host CSR ai, aj; c->nnz set), on the device (B a
+  MATSEQAIJCUSPARSE) or the host: B's own indices and the values rounded where B has no empty row, else
+  its nonempty rows
 */
-static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
+PetscErrorCode PCSPCGCSRCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGBlock *c)
 {
-  const PetscInt *ai, *aj;
-  PetscInt        m;
-  PetscBool       done;
-
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->device = device;
-  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
-  c->nnz = ai[m];
-  PetscCall(MatGetSize(B, NULL, &c->ncols));
-  PetscCall(PCSPCGDIACreate(B, m, ai, aj, device, format, c));
-  if (c->ndiag) PetscCall(PetscInfo(B, "Single-precision copy in DIA format: %" PetscInt_FMT " diagonals\n", c->ndiag));
-  else if (format == PCSPCG_FORMAT_AUTO || format == PCSPCG_FORMAT_PJDS) {
-    PetscCall(PCSPCGJaggedCreate(B, m, ai, aj, device, c));
-    PetscCall(PetscInfo(B, "Single-precision copy in pJDS format: %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros\n", PCSPCGJaggedSlots(c), c->nnz));
-  } else if (HasEmptyRow(m, ai)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
+  c->format = PCSPCG_FORMAT_CSR;
+  c->ops    = &PCSPCGBlockOpsCSR;
+  if (HasEmptyRow(m, ai)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
   else if (device) { /* device indices as they are (without empty rows AIJCUSPARSE does not compress them) */
     const PetscInt *di, *dj;
     PetscScalar    *da;
@@ -197,83 +194,25 @@ static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat fo
     for (PetscInt k = 0; k < c->nnz; k++) c->a[k] = (PetscJaggedScalarSingle)aa[k];
     PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   }
-  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
+static PetscErrorCode PCSPCGCSRDestroy(PCSPCGBlock *c)
 {
   PetscFunctionBegin;
-  if (c->jagged) PetscCall(PCSPCGJaggedDestroy(c));
-  else if (c->device) {
+  if (c->device) {
     if (c->store) PetscCallCUDA(cudaFree(c->store)); /* the values too */
     else if (c->a) PetscCallCUDA(cudaFree(c->a));
   } else if (c->store) PetscCall(PetscFree4(c->store, c->j, c->rows, c->a));
   else PetscCall(PetscFree(c->a));
-  PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The single-precision CSR copy of an AIJ operator: of P itself, or of the diagonal and off-diagonal
-  blocks of an MPI P with the ghost buffer its halo exchange fills
-*/
-PetscErrorCode PCSPCGCSRSetUp(PC pc, Mat P, PetscBool mpi, PetscBool gpu)
+static PetscErrorCode PCSPCGCSRDescribe(const PCSPCGBlock *c, const char *unit, char line[], size_t len)
 {
-  PC_SPCG *s = (PC_SPCG *)pc->data;
-  Mat      Ad = P, Ao = NULL;
-
   PetscFunctionBegin;
-  if (mpi) {
-    PetscCall(MatMPIAIJGetSeqAIJ(P, &Ad, &Ao, NULL));
-    PetscSF sf;
-
-    PetscCall(MatGetMultPetscSF(P, &sf));
-    PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), gpu, s->exchange, &s->halo));
-    PetscCall(MatGetLocalSize(Ao, NULL, &s->nghosts));
-    if (gpu) PetscCallCUDA(cudaMalloc((void **)&s->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(s->nghosts, 1)));
-    else PetscCall(PetscMalloc1(PetscMax(s->nghosts, 1), &s->ghosts));
-    PetscCall(PCSPCGBlockCreate(Ao, gpu, PCSPCG_FORMAT_CSR, &s->csr[1]));
-  }
-  PetscCall(PCSPCGBlockCreate(Ad, gpu, s->format, &s->csr[0]));
-  s->hascsr = PETSC_TRUE;
+  PetscCall(PetscSNPrintf(line, len, "CSR, %s values with the operator's own indices", unit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSPCGCSRReset(PC pc)
-{
-  PC_SPCG *s = (PC_SPCG *)pc->data;
-
-  PetscFunctionBegin;
-  if (s->csr[0].device) PetscCallCUDA(cudaFree(s->ghosts));
-  else PetscCall(PetscFree(s->ghosts));
-  for (PetscInt b = 0; b < 2; b++) PetscCall(PCSPCGBlockDestroy(&s->csr[b]));
-  s->ghosts  = NULL;
-  s->nghosts = 0;
-  s->hascsr  = PETSC_FALSE;
-  PetscCall(JaggedHaloDestroy(&s->halo));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
-
-/*
-  y = A x in single precision on stream (one process: capturable into a CUDA graph); several: the ghosts
-  cross during the diagonal block's product. Unless *stopped (device memory, may be NULL): with dot
-  (device memory, may be NULL), dot += x'y.
-*/
-PetscErrorCode PCSPCGCSRMultDevice(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
-{
-  PC_SPCG *s  = (PC_SPCG *)pc->data;
-  const S *xs = reinterpret_cast<const S *>(x);
-  D       *ds = reinterpret_cast<D *>(dot);
-
-  PetscFunctionBegin;
-  if (s->halo) PetscCall(JaggedHaloBegin(s->halo, x, stream));
-  PetscCall(BlockMult(s->csr[0], xs, false, reinterpret_cast<S *>(y), stopped, xs, ds, stream));
-  if (s->halo) {
-    PetscCall(JaggedHaloEnd(s->halo, s->ghosts, stream));
-    PetscCall(BlockMult(s->csr[1], reinterpret_cast<const S *>(s->ghosts), true, reinterpret_cast<S *>(y), stopped, xs, ds, stream));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+const PCSPCGBlockOps PCSPCGBlockOpsCSR = {PCSPCGCSRMultHost, PCSPCGCSRMultDevice, PCSPCGCSRDescribe, PCSPCGCSRDestroy};

@@ -5,7 +5,7 @@
    iterations are captured once into a CUDA graph and replayed at each application. On more, the dot
    products are summed through NCCL on the stream, and the host, one iteration behind the GPU, only
    looks at the stop flag to end the loop; or, through MPI, each dot product crosses the host for its
-   MPI_Allreduce. The host loop in spcg.c is the reference twin.
+   MPI_Allreduce. The host loop in spcghost.c is the reference twin.
 */
 #include <cstddef>
 #include "spcgimpl.h"
@@ -218,7 +218,6 @@ struct _n_PCSPCGDevice {
   PetscLogDouble   flops_mult, flops_vec; /* of one inner iteration */
 };
 
-PETSC_INTERN PetscErrorCode PCSPCGCSRMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 
 /*
   Sums a part of steps[k] over the processes: through NCCL on the stream, or through the host (the device's
@@ -305,8 +304,8 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
     PetscCallCUDA(cudaGetLastError());
   }
   for (PetscInt k = 0; k < s->max_it; k++) {
-    if (s->hascsr) { /* the product sums p'q itself */
-      PetscCall(PCSPCGCSRMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
+    if (s->hasblocks) { /* the product sums p'q itself */
+      PetscCall(PCSPCGBlocksMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
     } else {
       if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
       else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
@@ -508,7 +507,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
 
       PetscCallCUDA(cudaMemcpyAsync(&its, &d->status->its, sizeof(int), cudaMemcpyDeviceToHost, stream));
       PetscCallCUDA(cudaStreamSynchronize(stream));
-      PetscCall(PetscLogGpuFlops((d->graph || s->hascsr ? d->flops_mult + d->flops_vec : d->flops_vec) * its)); /* MatJaggedMultSingle() logs its own */
+      PetscCall(PetscLogGpuFlops((d->graph || s->hasblocks ? d->flops_mult + d->flops_vec : d->flops_vec) * its)); /* MatJaggedMultSingle() logs its own */
     }
   }
   s->napply++;

@@ -4,7 +4,8 @@
    by diagonal, zero where a diagonal leaves the block, and the product reads no column index at all:
    for a 7-point stencil 28 bytes a row against CSR's 60 (Bell and Garland, "Implementing sparse
    matrix-vector multiplication on throughput-oriented processors", 2009). The diagonals are found in
-   one pass over the column indices (MatDIAFindDiagonals()), the values placed in a second. The host twin of the product is SPCGDIAMultHost() in spcg.c.
+   one pass over the column indices (MatDIAFindDiagonals()), the values placed in a second. The host twin of
+   the product is PCSPCGDIAMultHost(); the operations of the format: PCSPCGBlockOpsDIA.
 */
 #include <algorithm>
 #include <petscdevice_cuda.h>
@@ -87,7 +88,7 @@ Offsets ToOffsets(const PCSPCGBlock &c)
 
 /*
   The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it, on the
-  device (B a MATSEQAIJCUSPARSE) or the host; else c->ndiag stays 0 and nothing is allocated
+  device (B a MATSEQAIJCUSPARSE) or the host; else c->ops stays NULL and nothing is allocated
 */
 PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
 {
@@ -97,7 +98,6 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   cudaStream_t    stream = NULL;
 
   PetscFunctionBegin;
-  c->ndiag = 0;
   if (format == PCSPCG_FORMAT_CSR || format == PCSPCG_FORMAT_PJDS || !m || !ai[m]) PetscFunctionReturn(PETSC_SUCCESS);
   if (device) {
     PetscCall(DeviceCSR(B, &di, &dj, &da));
@@ -106,8 +106,10 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   } else PetscCall(MatDIAFindDiagonals(m, c->ncols, ai, aj, PETSC_FALSE, NULL, &ndiag, offset));
   PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
   if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) PetscFunctionReturn(PETSC_SUCCESS);
-  c->ndiag = ndiag;
-  c->nrows = m;
+  c->format = PCSPCG_FORMAT_DIA;
+  c->ops    = &PCSPCGBlockOpsDIA;
+  c->ndiag  = ndiag;
+  c->nrows  = m;
   for (PetscInt d = 0; d < ndiag; d++) c->offset[d] = offset[d];
   if (device) {
     PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * ndiag * m));
@@ -130,11 +132,47 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x with the DIA block c on stream; unless *stopped: with dot, dot += x'y */
-PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
+/* y = A x with the DIA block c on stream (a diagonal block: never add, p = x); unless *stopped: with dot, dot += x'y */
+static PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, const PetscJaggedScalarSingle p[], PetscScalar *dot, cudaStream_t stream)
 {
   PetscFunctionBegin;
+  PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A DIA block is a diagonal block: y = A x, p = x");
   DIAMultKernel<<<BlocksFor(c->nrows), kThreads, 0, stream>>>((int)c->nrows, (int)c->ncols, ToOffsets(*c), reinterpret_cast<const S *>(c->a), reinterpret_cast<const S *>(x), reinterpret_cast<S *>(y), stopped, reinterpret_cast<D *>(dot));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* y = A x for a DIA block on the host: the twin of PCSPCGDIAMultDevice() */
+static PetscErrorCode PCSPCGDIAMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+{
+  PetscFunctionBegin;
+  PetscAssert(!add, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A DIA block is a diagonal block: y = A x");
+  for (PetscInt i = 0; i < c->nrows; i++) {
+    PetscJaggedScalarSingle sum = 0;
+
+    for (PetscInt d = 0; d < c->ndiag; d++) {
+      const PetscInt col = i + c->offset[d];
+
+      if (col >= 0 && col < c->ncols) sum += c->a[d * c->nrows + i] * x[col];
+    }
+    y[i] = sum;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGDIADescribe(const PCSPCGBlock *c, const char *unit, char line[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(line, len, "DIA, %s values on %" PetscInt_FMT " diagonals, no column indices", unit, c->ndiag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGDIADestroy(PCSPCGBlock *c)
+{
+  PetscFunctionBegin;
+  if (c->device) PetscCallCUDA(cudaFree(c->a));
+  else PetscCall(PetscFree(c->a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const PCSPCGBlockOps PCSPCGBlockOpsDIA = {PCSPCGDIAMultHost, PCSPCGDIAMultDevice, PCSPCGDIADescribe, PCSPCGDIADestroy};

@@ -1,6 +1,6 @@
 /*
    PCSPCG's inner CG on the host: single-precision host vectors and the host products of the operator's
-   single-precision copy (DIA, CSR and pJDS blocks, or MatJaggedMultSingle() of a jagged operator); the
+   single-precision copy (its blocks, spcgblock.c, or MatJaggedMultSingle() of a jagged operator); the
    reference twin of the device loop (spcgdevice.cu), which the tests compare it with.
 */
 #include "spcgimpl.h"
@@ -42,52 +42,14 @@ static PetscErrorCode PCSPCGHostPrecondition(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x for a DIA block: host twin of the device DIA kernel (spcgdia.cu) */
-static void PCSPCGHostMultDIA(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
-{
-  for (PetscInt i = 0; i < c->nrows; i++) {
-    PetscJaggedScalarSingle sum = 0;
-
-    for (PetscInt d = 0; d < c->ndiag; d++) {
-      const PetscInt col = i + c->offset[d];
-
-      if (col >= 0 && col < c->ncols) sum += c->a[d * c->nrows + i] * x[col];
-    }
-    y[i] = sum;
-  }
-}
-
-/* y[rows[r]] (+)= (A x)[r] for one block of the CSR copy: host twin of the device CSR kernel (spcgcsr.cu) */
-static void PCSPCGHostMultCSR(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
-{
-  for (PetscInt r = 0; r < c->nrows; r++) {
-    const PetscInt          row = c->rows ? c->rows[r] : r;
-    PetscJaggedScalarSingle sum = 0;
-
-    for (PetscInt k = c->i[r]; k < c->i[r + 1]; k++) sum += c->a[k] * x[c->j[k]];
-    y[row] = add ? y[row] + sum : sum;
-  }
-}
-
-/* y = A x in single precision with the operator's copy (host loop); on several processes the ghosts cross during the diagonal block's product */
+/* y = A x in single precision with the operator's copy (host loop): its blocks, or MatJaggedMultSingle() of a jagged operator */
 static PetscErrorCode PCSPCGHostMult(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
-  if (!s->hascsr) {
-    PetscCall(MatJaggedMultSingle(s->A, x, y));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (s->halo) PetscCall(JaggedHaloBegin(s->halo, x, NULL));
-  if (s->csr[0].ndiag) PCSPCGHostMultDIA(&s->csr[0], x, y);
-  else if (s->csr[0].jagged) PetscCall(PCSPCGJaggedMultHost(&s->csr[0], x, y));
-  else PCSPCGHostMultCSR(&s->csr[0], x, PETSC_FALSE, y);
-  if (s->halo) {
-    PetscCall(JaggedHaloEnd(s->halo, s->ghosts, NULL));
-    PCSPCGHostMultCSR(&s->csr[1], s->ghosts, PETSC_TRUE, y);
-  }
-  PetscCall(PetscLogFlops(2.0 * (s->csr[0].nnz + s->csr[1].nnz)));
+  if (s->hasblocks) PetscCall(PCSPCGBlocksMultHost(pc, x, y));
+  else PetscCall(MatJaggedMultSingle(s->A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

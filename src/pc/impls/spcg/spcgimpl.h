@@ -27,7 +27,7 @@ typedef struct _n_PCSPCGJagged *PCSPCGJagged; /* a pJDS copy's format (spcgjagge
   it, is lost. The floor is approached from above: it starts at PCSPCG_FLOOR_START; after an inner solve
   that stopped at the floor, the outer reduction c = ||r_new|| / ||r|| tells what single precision
   delivered: c above twice the floor raises the floor to c (at most PCSPCG_FLOOR_MAX), c within it lowers
-  the floor 10-fold (at least PCSPCG_FLOOR_MIN). Shared by the host loop (spcg.c) and the device loop (spcgdevice.cu).
+  the floor 10-fold (at least PCSPCG_FLOOR_MIN). Shared by the host loop (spcghost.c) and the device loop (spcgdevice.cu).
 */
 #define PCSPCG_FLOOR_START 1e-4
 #define PCSPCG_FLOOR_MIN   1e-6
@@ -40,22 +40,41 @@ static PETSC_HOSTDEVICE_INLINE_DECL double PCSPCGNextFloor(double floor, int atf
   return 0.1 * floor > PCSPCG_FLOOR_MIN ? 0.1 * floor : PCSPCG_FLOOR_MIN;
 }
 
+typedef struct _PCSPCGBlockOps PCSPCGBlockOps;
+
 /*
-  A block of the operator in single precision (spcgcsr.cu, spcgdia.cu, spcgjagged.cu): CSR, DIA when its
-  entries lie on few diagonals (structured-grid operators): ndiag arrays of nrows values, one a diagonal,
-  with no column indices at all, or pJDS (padded jagged diagonals, MATPJDSCUDA's format and kernel)
+  A block of the operator in single precision, in one of three formats (format), each with its table of
+  operations (ops): CSR (spcgcsr.cu); DIA when its entries lie on few diagonals (structured-grid
+  operators: ndiag arrays of nrows values, one a diagonal, with no column indices at all; spcgdia.cu); or
+  pJDS (padded jagged diagonals, MATPJDSCUDA's format and kernel; spcgjagged.cu). Made by PCSPCGBlockCreate()
+  (spcgblock.cu), which chooses the format.
 */
 typedef struct {
+  PCSPCGFormat             format;            /* PCSPCG_FORMAT_CSR, _DIA or _PJDS: how the block is stored */
+  const PCSPCGBlockOps    *ops;               /* the operations of that format */
   PetscInt                 nrows, ncols, nnz; /* rows stored (CSR with rows: the nonempty ones), columns, entries */
-  const PetscInt          *i, *j;             /* CSR row offsets and columns: the matrix's own, or copies in store */
+  const PetscInt          *i, *j;             /* CSR: row offsets and columns, the matrix's own or copies in store */
   const PetscInt          *rows;              /* CSR: the matrix row of each stored row, or NULL: all rows in order */
-  PetscJaggedScalarSingle *a;                 /* CSR values, or DIA values: diagonal d of row r at a[d * nrows + r], 0 outside the block */
-  void                    *store;             /* the copies of i, j, rows made here, or NULL */
-  PetscInt                 ndiag;             /* DIA: the number of diagonals (0: CSR) */
+  PetscJaggedScalarSingle *a;                 /* the values: CSR's; DIA's, diagonal d of row r at a[d * nrows + r], 0 outside the block; pJDS's slots */
+  void                    *store;             /* CSR: the copies of i, j, rows made here, or NULL */
+  PetscInt                 ndiag;             /* DIA: the number of diagonals */
   PetscInt                 offset[PCSPCG_DIA_MAX]; /* DIA: column - row of each diagonal, ascending */
-  PCSPCGJagged             jagged;            /* pJDS: the format, its values in a (NULL: CSR or DIA) */
+  PCSPCGJagged             jagged;            /* pJDS: the format, its values in a */
   PetscBool                device;            /* the arrays are in device memory */
 } PCSPCGBlock;
+
+/* The operations of a block format */
+struct _PCSPCGBlockOps {
+  /* y = A x, or y += A x (add: CSR only, the off-diagonal block), on the host: the twin of multdevice */
+  PetscErrorCode (*multhost)(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[]);
+  /* the same on stream; unless *stopped (device memory, may be NULL): with dot (device memory, may be NULL), dot += p'(A x) (DIA and pJDS, diagonal blocks: p = x) */
+  PetscErrorCode (*multdevice)(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[], const int *, const PetscJaggedScalarSingle[], PetscScalar *, cudaStream_t);
+  /* one line for PCView(): the storage, unit the name of the single-precision type */
+  PetscErrorCode (*describe)(const PCSPCGBlock *, const char *, char[], size_t);
+  PetscErrorCode (*destroy)(PCSPCGBlock *);
+};
+
+PETSC_INTERN const PCSPCGBlockOps PCSPCGBlockOpsCSR, PCSPCGBlockOpsDIA, PCSPCGBlockOpsPJDS;
 
 typedef struct {
   PetscInt                 max_it; /* inner iterations */
@@ -72,9 +91,9 @@ typedef struct {
   Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
   PetscOptions             hostopts; /* the private copy's options with host kernels (-mat_jagged_host): read when it is made, before any GPU use */
-  PetscBool                hascsr;  /* or an AIJ Pmat's copy in single precision: csr[0] (sequential, or the diagonal block; CSR or DIA) ... */
-  PCSPCGFormat             format;  /* of csr[0] (the off-diagonal block is CSR) */
-  PCSPCGBlock              csr[2];  /* ... and csr[1], the off-diagonal block (MPI), with the ghost values of x */
+  PetscBool                hasblocks; /* or an AIJ Pmat's copy in single precision: block[0] (sequential, or the diagonal block) ... */
+  PCSPCGFormat             format;    /* of block[0] as asked for (-pc_spcg_format; the off-diagonal block is CSR) */
+  PCSPCGBlock              block[2];  /* ... and block[1], the off-diagonal block (MPI), with the ghost values of x */
   PetscJaggedScalarSingle *ghosts;  /* in the memory of the loop */
   PetscInt                 nghosts;
   JaggedHalo               halo;    /* Pmat's halo exchange (of MatGetMultPetscSF()), overlapping the diagonal block's product */
@@ -101,14 +120,14 @@ PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGApplyOther(PC);
 PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
-PETSC_INTERN PetscErrorCode PCSPCGCSRSetUp(PC, Mat, PetscBool, PetscBool);
-PETSC_INTERN PetscErrorCode PCSPCGCSRReset(PC);
+PETSC_INTERN PetscErrorCode PCSPCGBlocksSetUp(PC, Mat, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode PCSPCGBlocksReset(PC);
+PETSC_INTERN PetscErrorCode PCSPCGBlocksMultHost(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode PCSPCGBlocksMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode PCSPCGJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *);
-PETSC_INTERN PetscCount     PCSPCGJaggedSlots(const PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode PCSPCGCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);
+PETSC_INTERN PetscErrorCode PCSPCGJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGHostApply(PC, Vec, PetscReal, PetscReal, Vec);

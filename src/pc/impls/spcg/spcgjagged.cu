@@ -53,6 +53,8 @@ PetscErrorCode PCSPCGJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const P
   PetscFunctionBegin;
   jg = new (std::nothrow) _n_PCSPCGJagged;
   PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
+  c->format = PCSPCG_FORMAT_PJDS;
+  c->ops    = &PCSPCGBlockOpsPJDS;
   c->jagged = jg;
   c->nrows  = m;
   if (device) {
@@ -82,7 +84,7 @@ PetscErrorCode PCSPCGJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *c)
+static PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *c)
 {
   PCSPCGJagged jg = c->jagged;
 
@@ -99,27 +101,31 @@ PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The entries the copy stores, padding included */
-PetscCount PCSPCGJaggedSlots(const PCSPCGBlock *c)
-{
-  return c->jagged ? c->jagged->format.nslots : 0;
-}
-
-/* y = A x for a pJDS block on the host: the twin of PCSPCGJaggedMultDevice() */
-PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
+/* The storage: the entries the copy stores, padding included */
+static PetscErrorCode PCSPCGJaggedDescribe(const PCSPCGBlock *c, const char *unit, char line[], size_t len)
 {
   PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and 4-byte columns", (PetscCount)c->jagged->format.nslots, c->nnz, unit));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x for a pJDS block on the host (a diagonal block: never add): the twin of PCSPCGJaggedMultDevice() */
+static PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+{
+  PetscFunctionBegin;
+  PetscAssert(!add, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x");
   jagged::host::Mult(c->jagged->format, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  y = A x for a pJDS block on stream (capturable into a CUDA graph); unless *stopped (device memory, may be
-  NULL): with dot (device memory, may be NULL), dot += x'y
+  y = A x for a pJDS block on stream (capturable into a CUDA graph; a diagonal block: never add, p = x);
+  unless *stopped (device memory, may be NULL): with dot (device memory, may be NULL), dot += x'y
 */
-PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
+static PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, const PetscJaggedScalarSingle p[], PetscScalar *dot, cudaStream_t stream)
 {
   PetscFunctionBegin;
+  PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x, p = x");
   PetscCallCUDA(jagged::gpu::Mult(*c->jagged->dformat, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y), stream));
   if (dot) {
     DotAddKernel<<<BlocksFor(c->nrows), kThreads, 0, stream>>>((int)c->nrows, reinterpret_cast<const S *>(x), reinterpret_cast<const S *>(y), stopped, reinterpret_cast<D *>(dot));
@@ -127,3 +133,5 @@ PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJaggedSca
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+const PCSPCGBlockOps PCSPCGBlockOpsPJDS = {PCSPCGJaggedMultHost, PCSPCGJaggedMultDevice, PCSPCGJaggedDescribe, PCSPCGJaggedDestroy};

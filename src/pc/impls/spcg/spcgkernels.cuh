@@ -1,6 +1,6 @@
 /*
    Device helpers shared by PCSPCG's inner loop (spcgdevice.cu) and the products of its operator copies
-   (spcgcsr.cu, spcgdia.cu): the scalar types, conversions between the precisions, and block sums.
+   (spcgcsr.cu, spcgdia.cu, spcgjagged.cu): the scalar types, conversions between the precisions, and block sums.
 */
 #pragma once
 
@@ -8,10 +8,6 @@
 #include "../../../mat/impls/jagged/seq/seqjagged.h"
 #include "../../../mat/impls/jagged/jaggeddevicescalar.cuh"
 
-/* spcgdia.cu: the product by a DIA block, on a stream */
-PETSC_INTERN PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
-/* spcgjagged.cu: the product by a pJDS block, on a stream */
-PETSC_INTERN PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 
 namespace { /* each translation unit its own copy: device code is not linked across them */
 
