@@ -5,7 +5,7 @@
 
      nvcc -std=c++17 -arch=sm_90 -O2 bench_jaggedkernels.cu jaggedkernels.cu jaggedformat.cpp -lcusparse -o bench_jaggedkernels
 */
-#include "jaggedkernels.cuh"
+#include <petscjagged/private/jaggedkernels.cuh>
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
 #include <petscjagged/private/jaggednccl.h>
-#include "jaggedcite.h"
+#include <petscjagged/private/jaggedcite.h>
 
 static PetscBool PetscJaggedPackageInitialized = PETSC_FALSE;
 

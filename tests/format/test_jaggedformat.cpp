@@ -5,7 +5,7 @@
 
      g++ -O2 -std=c++17 -Wall -Wextra test_jaggedformat.cpp jaggedformat.cpp jaggedhost.cpp -o test_jaggedformat
 */
-#include "jaggedhost.hpp"
+#include <petscjagged/private/jaggedhost.hpp>
 #include "test_jaggedutil.hpp"
 
 #include <climits>

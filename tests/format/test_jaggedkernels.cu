@@ -8,9 +8,9 @@
 
      nvcc -std=c++17 -arch=sm_90 -O2 test_jaggedkernels.cu jaggedkernels.cu jaggedbuild.cu jaggedformat.cpp jaggedhost.cpp -o test_jaggedkernels
 */
-#include "jaggedbuild.cuh"
-#include "jaggedhost.hpp"
-#include "jaggedkernels.cuh"
+#include <petscjagged/private/jaggedbuild.cuh>
+#include <petscjagged/private/jaggedhost.hpp>
+#include <petscjagged/private/jaggedkernels.cuh>
 #include "test_jaggedutil.hpp"
 
 #include <cstdlib>

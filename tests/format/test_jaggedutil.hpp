@@ -5,7 +5,7 @@
 */
 #pragma once
 
-#include "jaggedformat.hpp"
+#include <petscjagged/private/jaggedformat.hpp>
 
 #include <algorithm>
 #include <cmath>

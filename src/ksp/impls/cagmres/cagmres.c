@@ -8,7 +8,7 @@
    the Newton basis of the later cycles.
 */
 #include "cagmresimpl.h"
-#include "../../../sys/jaggedcite.h"
+#include <petscjagged/private/jaggedcite.h>
 
 PetscLogEvent KSP_CAGMRES_BOrth, KSP_CAGMRES_TSQR, KSP_CAGMRES_Small;
 

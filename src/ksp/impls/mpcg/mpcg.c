@@ -8,8 +8,8 @@
 #include <petsc/private/kspimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
-#include "../../../pc/impls/spcg/spcgimpl.h"
-#include "../../../sys/jaggedcite.h"
+#include <petscjagged/private/spcgimpl.h>
+#include <petscjagged/private/jaggedcite.h>
 
 /*
   |p_0'A p_1| / (p_0'A p_0 p_1'A p_1)^(1/2) of two directions conjugate from the right above which the operator is

@@ -14,7 +14,7 @@
    column of the slot before, that is the column of the last real slot of the diagonal: entry j of
    jagged row count[j] - 1. count[j] >= 1 for every j < ndiag, the longest jagged row's length.
 */
-#include "jaggedbuild.cuh"
+#include <petscjagged/private/jaggedbuild.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>

@@ -1,4 +1,4 @@
-#include "jaggedformat.hpp"
+#include <petscjagged/private/jaggedformat.hpp>
 
 #include <algorithm>
 #include <climits>

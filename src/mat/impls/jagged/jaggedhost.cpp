@@ -1,4 +1,4 @@
-#include "jaggedhost.hpp"
+#include <petscjagged/private/jaggedhost.hpp>
 
 #include <algorithm>
 #include <complex>

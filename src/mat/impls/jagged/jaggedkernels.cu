@@ -1,5 +1,5 @@
-#include "jaggedkernels.cuh"
-#include "jaggeddevicescalar.cuh"
+#include <petscjagged/private/jaggedkernels.cuh>
+#include <petscjagged/private/jaggeddevicescalar.cuh>
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 #include "jaggedvalueops.cuh"
-#include "jaggeddevicescalar.cuh"
+#include <petscjagged/private/jaggeddevicescalar.cuh>
 
 namespace jagged {
 namespace gpu {

@@ -2,7 +2,7 @@
    MatDIAFindDiagonals() and MatDIAFewerBytes(): see diafind.h.
 */
 #include <algorithm>
-#include "diafind.h"
+#include <petscjagged/private/diafind.h>
 #include <petscbt.h>
 
 namespace {

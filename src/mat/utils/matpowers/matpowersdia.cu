@@ -9,7 +9,7 @@
    twins of the kernels.
 */
 #include "matpowersimpl.h"
-#include "../../impls/jagged/jaggeddevicescalar.cuh"
+#include <petscjagged/private/jaggeddevicescalar.cuh>
 #include <petsc/private/matimpl.h>
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <petsc/private/petscimpl.h>
 #include <petscjagged.h>
 #include <petscjagged/private/jaggedhalo.h>
-#include "../dia/diafind.h"
+#include <petscjagged/private/diafind.h>
 
 /* What the right preconditioner contributes to the ghosted kernel */
 typedef enum {

@@ -7,9 +7,9 @@
    vectors, on the host otherwise (spcghost.c, the reference twin of the device loop). This file holds
    the set-up, the application's frame, the options and the view.
 */
-#include "spcgimpl.h"
+#include <petscjagged/private/spcgimpl.h>
 #include <petscjagged/private/jaggednccl.h>
-#include "../../../sys/jaggedcite.h"
+#include <petscjagged/private/jaggedcite.h>
 
 PetscLogEvent PC_SPCG_Inner;
 

@@ -6,7 +6,7 @@
    ghost values of x cross in single precision through the matrix's own halo exchange, overlapped with
    the diagonal block's product.
 */
-#include "spcgimpl.h"
+#include <petscjagged/private/spcgimpl.h>
 
 /*
   The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on

@@ -8,10 +8,10 @@
    MPI_Allreduce. The host loop in spcghost.c is the reference twin.
 */
 #include <cstddef>
-#include "spcgimpl.h"
+#include <petscjagged/private/spcgimpl.h>
 #include <petscjagged/private/jaggednccl.h>
 #include <petscdevice_cuda.h>
-#include "../../../mat/impls/jagged/seq/seqjagged.h"
+#include <petscjagged/private/seqjagged.h>
 #include "spcgkernels.cuh"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <petscdevice_cuda.h>
 #include "spcgkernels.cuh"
-#include "../../../mat/utils/dia/diafind.h"
+#include <petscjagged/private/diafind.h>
 
 const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
 

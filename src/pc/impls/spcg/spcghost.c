@@ -3,7 +3,7 @@
    single-precision copy (its blocks, spcgblock.c, or MatJaggedMultSingle() of a jagged operator); the
    reference twin of the device loop (spcgdevice.cu), which the tests compare it with.
 */
-#include "spcgimpl.h"
+#include <petscjagged/private/spcgimpl.h>
 
 /* Hermitian dot product of single-precision vectors, summed in double over all processes */
 static PetscErrorCode PCSPCGHostDot(PC pc, const PetscJaggedScalarSingle a[], const PetscJaggedScalarSingle b[], PetscScalar *dot)

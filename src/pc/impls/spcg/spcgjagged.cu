@@ -9,8 +9,8 @@
 */
 #include <petscdevice_cuda.h>
 #include "spcgkernels.cuh"
-#include "../../../mat/impls/jagged/jaggedbuild.cuh"
-#include "../../../mat/impls/jagged/jaggedhost.hpp"
+#include <petscjagged/private/jaggedbuild.cuh>
+#include <petscjagged/private/jaggedhost.hpp>
 
 #include <new>
 

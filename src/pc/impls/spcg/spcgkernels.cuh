@@ -4,9 +4,9 @@
 */
 #pragma once
 
-#include "spcgimpl.h"
-#include "../../../mat/impls/jagged/seq/seqjagged.h"
-#include "../../../mat/impls/jagged/jaggeddevicescalar.cuh"
+#include <petscjagged/private/spcgimpl.h>
+#include <petscjagged/private/seqjagged.h>
+#include <petscjagged/private/jaggeddevicescalar.cuh>
 
 
 namespace { /* each translation unit its own copy: device code is not linked across them */

@@ -1,6 +1,6 @@
 /* Private interface of the MPI jagged-diagonal types MATMPIJDSCUDA and MATMPIPJDSCUDA */
 #pragma once
 
-#include "../seq/seqjagged.h"
+#include <petscjagged/private/seqjagged.h>
 
 PETSC_INTERN PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat, MatType);

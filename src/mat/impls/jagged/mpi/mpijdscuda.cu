@@ -1,5 +1,5 @@
 #include "mpijagged.h"
-#include "../../../../sys/jaggedcite.h"
+#include <petscjagged/private/jaggedcite.h>
 
 /*MC
    MATMPIJDSCUDA - "mpiaijjdscuda" - distributed sparse matrices in jagged-diagonal format on NVIDIA

@@ -1,5 +1,5 @@
 #include "mpijagged.h"
-#include "../../../../sys/jaggedcite.h"
+#include <petscjagged/private/jaggedcite.h>
 
 /*MC
    MATMPIPJDSCUDA - "mpiaijpjdscuda" - distributed sparse matrices in padded jagged-diagonal format on

@@ -17,8 +17,8 @@
 #include <petscdevice_cuda.h>
 #include <petsc/private/vecimpl.h>
 
-#include "seqjagged.h"
-#include "../jaggedbuild.cuh"
+#include <petscjagged/private/seqjagged.h>
+#include <petscjagged/private/jaggedbuild.cuh>
 #include "../jaggedvalueops.cuh"
 #include "../jaggedupload.h"
 

@@ -1,5 +1,5 @@
-#include "seqjagged.h"
-#include "../../../../sys/jaggedcite.h"
+#include <petscjagged/private/seqjagged.h>
+#include <petscjagged/private/jaggedcite.h>
 
 /*MC
    MATSEQJDSCUDA - "seqaijjdscuda" (MATJDSCUDA = "jdscuda" on one process) - sparse matrices in jagged-diagonal (JDS) format on

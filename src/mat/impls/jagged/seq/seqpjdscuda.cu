@@ -1,5 +1,5 @@
-#include "seqjagged.h"
-#include "../../../../sys/jaggedcite.h"
+#include <petscjagged/private/seqjagged.h>
+#include <petscjagged/private/jaggedcite.h>
 
 /*MC
    MATSEQPJDSCUDA - "seqaijpjdscuda" (MATPJDSCUDA = "pjdscuda" on one process) - sparse matrices in padded jagged-diagonal (pJDS)

@@ -11,7 +11,7 @@
 */
 #pragma once
 
-#include "jaggedformat.hpp"
+#include <petscjagged/private/jaggedformat.hpp>
 
 namespace jagged {
 namespace host {

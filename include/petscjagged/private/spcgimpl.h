@@ -8,7 +8,7 @@
 #include <petscdevice_cuda.h>
 #include <petscjagged.h>
 #include <petscjagged/private/jaggedhalo.h>
-#include "../../../mat/utils/dia/diafind.h"
+#include <petscjagged/private/diafind.h>
 
 typedef struct _n_PCSPCGDevice *PCSPCGDevice;
 typedef struct _n_PCSPCGJagged *PCSPCGJagged; /* a pJDS copy's format (spcgjagged.cu) */

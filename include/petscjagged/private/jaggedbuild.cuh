@@ -6,7 +6,7 @@
 */
 #pragma once
 
-#include "jaggedkernels.cuh"
+#include <petscjagged/private/jaggedkernels.cuh>
 
 namespace jagged {
 namespace gpu {

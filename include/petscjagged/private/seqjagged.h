@@ -9,10 +9,10 @@
 #include <petsc/private/matimpl.h>
 #include <petscjagged.h>
 
-#include "../jaggedformat.hpp"
-#include "../jaggedkernels.cuh"
-#include "../jaggedhost.hpp"
-#include "seqaijhead.h"
+#include <petscjagged/private/jaggedformat.hpp>
+#include <petscjagged/private/jaggedkernels.cuh>
+#include <petscjagged/private/jaggedhost.hpp>
+#include <petscjagged/private/seqaijhead.h>
 
 #if defined(PETSC_USE_COMPLEX)
   #include <complex>

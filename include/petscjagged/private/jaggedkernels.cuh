@@ -17,7 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "jaggedformat.hpp"
+#include <petscjagged/private/jaggedformat.hpp>
 
 namespace jagged {
 namespace gpu {
