@@ -664,6 +664,17 @@ int main(int argc, char **argv)
       nsize: 2
       args: -s 6 -shifts real -mpk_mat_powers_type ghosted -change pattern -check_info
    test:
+      # the stencil's ghosted products through the blocks of A and R (-mat_powers_dia 0) and through the DIA copy of the extended rows
+      suffix: ghosted_dia_off_np2
+      nsize: 2
+      args: -problem convdiff -n 40 -s 6 -shifts real -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -change values -view
+      filter: grep -E -o "own rows through the blocks of A \(seqaij\)|matpowers checks passed: [a-z]+ kernel"
+   test:
+      suffix: ghosted_dia_np4
+      nsize: 4
+      args: -problem convdiff -n 40 -s 6 -shifts real -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values -view
+      filter: grep -E -o "a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals|matpowers checks passed: [a-z]+ kernel"
+   test:
       suffix: partial_convdiff_np2
       nsize: 2
       args: -problem convdiff -n 40 -s 8 -shifts real -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.12 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 3 -check_info -change values -view
@@ -757,7 +768,7 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_aijcusparse_np2
          nsize: 2
-         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
          filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
       test:
          suffix: gpu_pjdscuda_np1
@@ -766,8 +777,18 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_pjdscuda_np2
          nsize: 2
-         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
          filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_dia_ghosted_np2
+         nsize: 2
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values -view
+         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_dia_ghosted_pjds_np2
+         nsize: 2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
       test:
          suffix: gpu_random_np1
          args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
@@ -794,7 +815,7 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_pjdscuda_partial_np2
          nsize: 2
-         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view -mpk_mat_powers_dia 0
          filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 3 in a seq(aij)?pjdscuda|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
    testset:
@@ -808,7 +829,7 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_aijcusparse_np2_complex
          nsize: 2
-         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
          filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/matpowerstest_gpu_aijcusparse_np2.out
       test:
@@ -819,9 +840,21 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_pjdscuda_np2_complex
          nsize: 2
-         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
          filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/matpowerstest_gpu_pjdscuda_np2.out
+      test:
+         suffix: gpu_dia_ghosted_np2_complex
+         nsize: 2
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values -view
+         output_file: output/matpowerstest_gpu_dia_ghosted_np2.out
+         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
+         suffix: gpu_dia_ghosted_pjds_np2_complex
+         nsize: 2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -view
+         output_file: output/matpowerstest_gpu_dia_ghosted_pjds_np2.out
+         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
       test:
          suffix: gpu_random_np1_complex
          args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
@@ -852,7 +885,7 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_pjdscuda_partial_np2_complex
          nsize: 2
-         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view -mpk_mat_powers_dia 0
          filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 3 in a seq(aij)?pjdscuda|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
 TEST*/

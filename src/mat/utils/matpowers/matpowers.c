@@ -225,7 +225,8 @@ PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
 }
 
 /*@
-  MatPowersSetUseDIA - Sets whether plain products on one process may go through a DIA copy of A
+  MatPowersSetUseDIA - Sets whether plain products on one process, and the ghosted kernel's products on
+  several, may go through a DIA copy
 
   Logically Collective
 
@@ -242,6 +243,10 @@ PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
   The copy is made for a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals
   (a stencil): the values stored diagonal by diagonal, without column indices, the Jacobi
   preconditioner folded into its columns (right) or rows (left), and the shift applied in the same kernel.
+  Ghosted, on several processes, a process makes one for its extended rows (its own rows and the ghost
+  rows, numbered in global order) when their columns form one range of global indices, as a
+  structured grid split into slabs gives, in which the stencil's offsets survive, whatever A's AIJ-based
+  type; a basis vector is then one kernel over the extended rows and a copy of the own rows.
 
   A change after `MatPowersSetUp()` sets the kernel up again at the next `MatPowersApply()`.
 
@@ -478,7 +483,7 @@ PetscErrorCode MatPowersGetExchange(MatPowers mpk, PetscJaggedExchange *exchange
 + -mat_powers_type <auto,ghosted,plain> - ghosted kernel, plain products, or the cheaper of the two, see `MatPowersSetType()`
 . -mat_powers_max_extra_flops <0.25>    - auto: ghosted only when its extra flops, relative to s plain products, are at most this, see `MatPowersSetMaxExtraFlops()`
 . -mat_powers_partial <false>           - auto: ghosted to a smaller depth (one exchange every depth products) when depth s passes that limit, see `MatPowersSetPartial()`
-. -mat_powers_dia <true>                - plain products on one process through a DIA copy of a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals, see `MatPowersSetUseDIA()`
+. -mat_powers_dia <true>                - products through a DIA copy where the entries lie on at most 32 diagonals: of A on one process, of the extended rows when ghosted, see `MatPowersSetUseDIA()`
 - -mat_powers_exchange <mpi,nccl>       - the ghosted kernel's halo exchange on several processes on GPUs: GPU to GPU or through MPI, see `MatPowersSetExchange()`
 
   Level: intermediate
@@ -497,7 +502,7 @@ PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
   PetscObjectOptionsBegin((PetscObject)mpk);
   PetscCall(PetscOptionsEnum("-mat_powers_type", "Matrix-powers kernel: ghosted (one halo exchange per s products), plain (s ordinary products) or auto", "MatPowersSetType", MatPowersTypes, (PetscEnum)mpk->reqtype, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(MatPowersSetType(mpk, type));
-  PetscCall(PetscOptionsBool("-mat_powers_dia", "Plain products on one process through a DIA copy of A when its entries lie on few diagonals", "MatPowersSetUseDIA", mpk->usedia, &dia, &flg));
+  PetscCall(PetscOptionsBool("-mat_powers_dia", "Products through a DIA copy (of A on one process, of the extended rows when ghosted) when the entries lie on few diagonals", "MatPowersSetUseDIA", mpk->usedia, &dia, &flg));
   if (flg) PetscCall(MatPowersSetUseDIA(mpk, dia));
   PetscCall(PetscOptionsReal("-mat_powers_max_extra_flops", "Auto: ghosted only when its extra flops relative to s plain products are at most this", "MatPowersSetMaxExtraFlops", mpk->max_extra_flops, &r, &flg));
   if (flg) PetscCall(MatPowersSetMaxExtraFlops(mpk, r));
@@ -819,11 +824,11 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
   else {
     const char *op = mpk->side == PC_LEFT ? "M^{-1} A" : "A M^{-1}";
 
-    if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, Jacobi %s\n", op, mpk->type == MAT_POWERS_GHOSTED ? (mpk->side == PC_LEFT ? "applied as a scaling of each extended product" : "applied as a scaling of the extended vector") : (mpk->ndiag ? (mpk->side == PC_LEFT ? "folded into the rows of the DIA copy" : "folded into the columns of the DIA copy") : "applied with PCApply()")));
+    if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, Jacobi %s\n", op, mpk->ndiag ? (mpk->side == PC_LEFT ? "folded into the rows of the DIA copy" : "folded into the columns of the DIA copy") : (mpk->type == MAT_POWERS_GHOSTED ? (mpk->side == PC_LEFT ? "applied as a scaling of each extended product" : "applied as a scaling of the extended vector") : "applied with PCApply()")));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, M^{-1} = PCApply() of PC %s (not local)\n", op, ((PetscObject)mpk->pc)->type_name));
   }
   if (mpk->nullsp) PetscCall(PetscViewerASCIIPrintf(viewer, "the operator's null space is removed from every product\n"));
-  if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of A (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", mpk->ndiag, mpk->diacuda ? "on the GPU" : "on the host"));
+  if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of %s (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", mpk->type == MAT_POWERS_GHOSTED ? "the extended rows in global order (first process)" : "A", mpk->ndiag, mpk->diacuda ? "on the GPU" : "on the host"));
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
   } else if (mpk->s2v >= 0) {
@@ -836,7 +841,8 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
 
     PetscCall(MatGetDiagonalBlock(mpk->A, &Ad));
     blocktype = ((PetscObject)Ad)->type_name;
-    PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows through the blocks of A (%s), %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in a %s; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, blocktype, mpk->nrows - mpk->nown, mpk->gdepth - 1, mpk->R ? ((PetscObject)mpk->R)->type_name : "(none)", mpk->ncols, mpk->gdepth, mpk->nnzext, mpk->nnzown));
+    if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows and %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in the DIA copy; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows - mpk->nown, mpk->gdepth - 1, mpk->ncols, mpk->gdepth, mpk->nnzext, mpk->nnzown));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows through the blocks of A (%s), %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in a %s; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, blocktype, mpk->nrows - mpk->nown, mpk->gdepth - 1, mpk->R ? ((PetscObject)mpk->R)->type_name : "(none)", mpk->ncols, mpk->gdepth, mpk->nnzext, mpk->nnzown));
   }
   if (mpk->exchange && mpk->type == MAT_POWERS_GHOSTED && mpk->cuda) { /* host arrays: through MPI */
     PetscJaggedExchange used;

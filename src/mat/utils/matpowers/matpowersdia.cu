@@ -181,11 +181,9 @@ PetscErrorCode MatPowersDIASetUp(MatPowers mpk)
   PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &av, &mtype));
   PetscCall(MatDIAFindDiagonals(m, m, ai, aj, (PetscBool)PetscMemTypeDevice(mtype), stream, &ndiag, offset));
   if (!MatDIAFewerBytes(ndiag, m, (PetscInt)info.nz_used, sizeof(PetscScalar), 1.0)) PetscFunctionReturn(PETSC_SUCCESS); /* the fused kernel saves the PC and shift passes besides */
-  mpk->ndiag   = ndiag;
-  mpk->diacuda = cusparse;
+  mpk->ndiag = ndiag;
   for (PetscInt d = 0; d < ndiag; d++) mpk->offset[d] = offset[d];
-  if (cusparse) PetscCallCUDA(cudaMalloc((void **)&mpk->dia, sizeof(PetscScalar) * ndiag * m));
-  else PetscCall(PetscMalloc1(ndiag * m, &mpk->dia));
+  PetscCall(MatPowersDIAAlloc(mpk, m, cusparse));
   PetscCall(MatPowersDIAFill(mpk));
   PetscCall(PetscInfo(mpk, "Plain products through a DIA copy of A: %" PetscInt_FMT " diagonals\n", ndiag));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -201,46 +199,62 @@ PetscErrorCode MatPowersDIAReset(MatPowers mpk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The DIA array of m rows for mpk->ndiag diagonals, on the device or the host */
+PetscErrorCode MatPowersDIAAlloc(MatPowers mpk, PetscInt m, PetscBool cuda)
+{
+  PetscFunctionBegin;
+  mpk->diacuda = cuda;
+  if (cuda) PetscCallCUDA(cudaMalloc((void **)&mpk->dia, sizeof(PetscScalar) * PetscMax(mpk->ndiag * m, 1)));
+  else PetscCall(PetscMalloc1(PetscMax(mpk->ndiag * m, 1), &mpk->dia));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One basis step on the m rows of the DIA copy, one kernel: Y = B X - r X + c Z (Z NULL: no last term); X, Y, Z of m entries */
+PetscErrorCode MatPowersDIAStep(MatPowers mpk, PetscInt m, Vec X, Vec Z, PetscScalar r, PetscScalar c, Vec Y)
+{
+  const Offsets      o = ToOffsets(mpk);
+  const PetscScalar *x, *z = NULL;
+  PetscScalar       *y;
+
+  PetscFunctionBegin;
+  if (mpk->diacuda) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(VecCUDAGetArrayRead(X, &x));
+    if (Z) PetscCall(VecCUDAGetArrayRead(Z, &z));
+    PetscCall(VecCUDAGetArrayWrite(Y, &y));
+    PetscCall(PetscLogGpuTimeBegin());
+    DIAPowerKernel<<<Blocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const DS *>(mpk->dia), reinterpret_cast<const DS *>(x), reinterpret_cast<const DS *>(z), *reinterpret_cast<const DS *>(&r), *reinterpret_cast<const DS *>(&c), reinterpret_cast<DS *>(y));
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(VecCUDARestoreArrayWrite(Y, &y));
+    if (Z) PetscCall(VecCUDARestoreArrayRead(Z, &z));
+    PetscCall(VecCUDARestoreArrayRead(X, &x));
+    PetscCall(PetscLogGpuFlops((2.0 * mpk->ndiag + 4.0) * m));
+  } else {
+    PetscCall(VecGetArrayRead(X, &x));
+    if (Z) PetscCall(VecGetArrayRead(Z, &z));
+    PetscCall(VecGetArrayWrite(Y, &y));
+    PetscCall(MatPowersDIAPowerHost(m, mpk->ndiag, mpk->offset, mpk->dia, x, z, r, c, y));
+    PetscCall(VecRestoreArrayWrite(Y, &y));
+    if (Z) PetscCall(VecRestoreArrayRead(Z, &z));
+    PetscCall(VecRestoreArrayRead(X, &x));
+    PetscCall(PetscLogFlops((2.0 * mpk->ndiag + 4.0) * m));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* k products, each one kernel: V[j + 1] = B V[j] - re[j] V[j] (+ im[j]^2 V[j - 1] for the second shift of a conjugate pair) */
 PetscErrorCode MatPowersApply_DIA(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
-  const PetscInt m = mpk->A->rmap->n;
-  const Offsets  o = ToOffsets(mpk);
-  cudaStream_t   stream = NULL;
-
   PetscFunctionBegin;
-  if (mpk->diacuda) PetscCall(PetscGetCurrentCUDAStream(&stream));
   for (PetscInt j = 0; j < k; j++) {
-    const PetscScalar  r    = re ? re[j] : 0.0;
-    const PetscBool    pair = (PetscBool)(!PetscDefined(USE_COMPLEX) && im && im[j] < 0);
-    const PetscScalar  c    = pair ? (PetscScalar)(im[j] * im[j]) : 0.0;
-    const PetscScalar *x, *z = NULL;
-    PetscScalar       *y;
+    const PetscBool pair = (PetscBool)(!PetscDefined(USE_COMPLEX) && im && im[j] < 0);
 
-    if (mpk->diacuda) {
-      PetscCall(VecCUDAGetArrayRead(V[j], &x));
-      if (pair) PetscCall(VecCUDAGetArrayRead(V[j - 1], &z));
-      PetscCall(VecCUDAGetArrayWrite(V[j + 1], &y));
-      PetscCall(PetscLogGpuTimeBegin());
-      DIAPowerKernel<<<Blocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const DS *>(mpk->dia), reinterpret_cast<const DS *>(x), reinterpret_cast<const DS *>(z), *reinterpret_cast<const DS *>(&r), *reinterpret_cast<const DS *>(&c), reinterpret_cast<DS *>(y));
-      PetscCallCUDA(cudaGetLastError());
-      PetscCall(PetscLogGpuTimeEnd());
-      PetscCall(VecCUDARestoreArrayWrite(V[j + 1], &y));
-      if (pair) PetscCall(VecCUDARestoreArrayRead(V[j - 1], &z));
-      PetscCall(VecCUDARestoreArrayRead(V[j], &x));
-    } else { /* the host twin of DIAPowerKernel */
-      PetscCall(VecGetArrayRead(V[j], &x));
-      if (pair) PetscCall(VecGetArrayRead(V[j - 1], &z));
-      PetscCall(VecGetArrayWrite(V[j + 1], &y));
-      PetscCall(MatPowersDIAPowerHost(m, mpk->ndiag, mpk->offset, mpk->dia, x, z, r, c, y));
-      PetscCall(VecRestoreArrayWrite(V[j + 1], &y));
-      if (pair) PetscCall(VecRestoreArrayRead(V[j - 1], &z));
-      PetscCall(VecRestoreArrayRead(V[j], &x));
-    }
+    PetscCall(MatPowersDIAStep(mpk, mpk->A->rmap->n, V[j], pair ? V[j - 1] : NULL, re ? re[j] : 0.0, pair ? (PetscScalar)(im[j] * im[j]) : 0.0, V[j + 1]));
     if (mpk->nullsp) PetscCall(MatNullSpaceRemove(mpk->nullsp, V[j + 1]));
   }
-  if (mpk->diacuda) PetscCall(PetscLogGpuFlops((2.0 * mpk->ndiag + 4.0) * m * k));
-  else PetscCall(PetscLogFlops((2.0 * mpk->ndiag + 4.0) * m * k));
   mpk->nexchanges += k;
   mpk->nproducts += k;
   PetscFunctionReturn(PETSC_SUCCESS);

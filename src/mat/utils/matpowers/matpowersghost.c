@@ -158,6 +158,63 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
 }
 
 /*
+  Whether the extended rows go through one DIA copy: the extended columns (order[], own first) must form one
+  range of global indices (a structured grid split into slabs), in which a row's entries keep their
+  offsets; the rows up to depth gdepth - 1 must have at most MAT_DIA_MAX offsets, stored in no more bytes
+  than their CSR. Sets mpk->ndiag, offset, sidx and ownoff then; decided by each process for itself.
+*/
+static PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt order[], Mat Ad, Mat Ao, const PetscInt garray[])
+{
+  const PetscInt  rstart = mpk->A->rmap->rstart;
+  PetscInt        gmin = PETSC_INT_MAX, gmax = PETSC_INT_MIN, ndiag = 0, offset[MAT_DIA_MAX + 1], n;
+  const PetscInt *ai, *aj, *bi = NULL, *bj = NULL;
+  PetscBool       done, ok = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  if (!mpk->usedia || mpk->pckind == MAT_POWERS_PC_OTHER || !mpk->ncols) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt e = 0; e < mpk->ncols; e++) {
+    gmin = PetscMin(gmin, order[e]);
+    gmax = PetscMax(gmax, order[e]);
+  }
+  if (gmax - gmin + 1 != mpk->ncols) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  if (Ao) PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
+  /* the offsets (column - row, in global indices) of the own rows, then of the remote rows */
+#define MatPowersAddOffset(o) \
+  do { \
+    PetscInt loc_; \
+    PetscCall(PetscFindInt((o), ndiag, offset, &loc_)); \
+    if (loc_ < 0) { \
+      if (ndiag == MAT_DIA_MAX) ok = PETSC_FALSE; \
+      else { \
+        loc_ = -(loc_ + 1); \
+        for (PetscInt q_ = ndiag; q_ > loc_; q_--) offset[q_] = offset[q_ - 1]; \
+        offset[loc_] = (o); \
+        ndiag++; \
+      } \
+    } \
+  } while (0)
+  for (PetscInt i = 0; i < mpk->nown && ok; i++) {
+    for (PetscInt k = ai[i]; k < ai[i + 1] && ok; k++) MatPowersAddOffset(aj[k] - i);
+    if (Ao)
+      for (PetscInt k = bi[i]; k < bi[i + 1] && ok; k++) MatPowersAddOffset(garray[bj[k]] - (rstart + i));
+  }
+  for (PetscInt r = 0; r < mpk->nrows - mpk->nown && ok; r++)
+    for (PetscInt k = mpk->rowptr[r]; k < mpk->rowptr[r + 1] && ok; k++) MatPowersAddOffset(order[mpk->cols[k]] - order[mpk->nown + r]);
+#undef MatPowersAddOffset
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  if (Ao) PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
+  if (!ok || !MatDIAFewerBytes(ndiag, mpk->ncols, mpk->nnzext, sizeof(PetscScalar), 1.0)) PetscFunctionReturn(PETSC_SUCCESS);
+  mpk->ndiag  = ndiag;
+  mpk->ownoff = rstart - gmin;
+  for (PetscInt d = 0; d < ndiag; d++) mpk->offset[d] = offset[d];
+  PetscCall(PetscMalloc1(mpk->ncols, &mpk->sidx));
+  for (PetscInt e = 0; e < mpk->ncols; e++) mpk->sidx[e] = order[e] - gmin;
+  PetscCall(PetscInfo(mpk, "Extended rows through a DIA copy in global order: %" PetscInt_FMT " diagonals\n", ndiag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   The graph-distance layers of the own rows up to depth s, the remote rows' entries, the halo exchange, the
   statistics. With a limit on the extra flops, the rounds stop at the first depth that passes it; with
   partial, the kernel is then built to the depth before (at least 2): the state before that round is kept.
@@ -265,6 +322,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
   for (PetscInt e = 0; e < rr.nnz; e++) mpk->perm[e] = e;
   for (PetscInt r = 0; r < rr.n; r++) PetscCall(PetscSortIntWithArray(rr.rowptr[r + 1] - rr.rowptr[r], mpk->cols + rr.rowptr[r], mpk->perm + rr.rowptr[r]));
   PetscCall(PetscFree2(known.g, known.ext));
+  if (Ao) PetscCall(MatPowersGhostDIALayout(mpk, order, Ad, Ao, garray));
 
   /* the one halo exchange: global vector -> the ghost part of the extended vector (the own part is a copy) */
   {
@@ -272,7 +330,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
     PetscInt *leaves;
 
     PetscCall(PetscMalloc1(norder - mpk->nown, &leaves));
-    for (PetscInt i = 0; i < norder - mpk->nown; i++) leaves[i] = mpk->nown + i;
+    for (PetscInt i = 0; i < norder - mpk->nown; i++) leaves[i] = mpk->sidx ? mpk->sidx[mpk->nown + i] : mpk->nown + i;
     PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)mpk), &sf));
     PetscCall(PetscSFSetGraphLayout(sf, A->rmap, norder - mpk->nown, leaves, PETSC_OWN_POINTER, order + mpk->nown));
     PetscCall(JaggedHaloCreate(sf, sizeof(PetscScalar), mpk->cuda, mpk->exchangetype, &mpk->exchange));
@@ -312,6 +370,16 @@ PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
   const PetscInt size[4] = {mpk->nown, mpk->ng, mpk->nown, nrem};
 
   PetscFunctionBegin;
+  if (mpk->ndiag) { /* the extended rows in one DIA copy, the Jacobi scaling folded in: no R, no views */
+    PetscCall(MatPowersDIAAlloc(mpk, mpk->ncols, mpk->cuda));
+    for (PetscInt i = 0; i < 3; i++) PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Z[i]));
+    if (mpk->pckind == MAT_POWERS_PC_JACOBI) {
+      PetscCall(MatCreateVecs(mpk->A, &mpk->dinv, NULL));
+      PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->dinvext));
+    }
+    PetscCall(MatPowersGhostRefresh(mpk));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (nrem > 0) { /* in the type of A's diagonal block: a GPU matrix gives a GPU R; converted in place, so it keeps the arrays */
     Mat            Ad, Ao;
     MatType        target;
@@ -339,8 +407,8 @@ PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The first nown entries of Z into V (the own rows of an extended vector and a global one, either way), on the device when both are there */
-static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, Vec V)
+/* The nown entries of Z from zoff into V from voff (the own rows of an extended vector and a global one, either way), on the device when both are there */
+static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, PetscInt zoff, Vec V, PetscInt voff)
 {
   const PetscScalar *z;
   PetscScalar       *v;
@@ -353,15 +421,15 @@ static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, Vec V)
     cudaStream_t stream; /* PetscDeviceArrayCopy() would want the arrays registered with PETSc's memory tracker */
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (nown) PetscCallCUDA(cudaMemcpyAsync(v, z, sizeof(PetscScalar) * nown, cudaMemcpyDeviceToDevice, stream));
+    if (nown) PetscCallCUDA(cudaMemcpyAsync(v + voff, z + zoff, sizeof(PetscScalar) * nown, cudaMemcpyDeviceToDevice, stream));
   } else if (PetscMemTypeHost(zm) && PetscMemTypeHost(vm)) {
-    PetscCall(PetscArraycpy(v, z, nown));
+    PetscCall(PetscArraycpy(v + voff, z + zoff, nown));
   } else { /* mixed: through host arrays */
     PetscCall(VecRestoreArrayWriteAndMemType(V, &v));
     PetscCall(VecRestoreArrayReadAndMemType(Z, &z));
     PetscCall(VecGetArrayRead(Z, &z));
     PetscCall(VecGetArrayWrite(V, &v));
-    PetscCall(PetscArraycpy(v, z, nown));
+    PetscCall(PetscArraycpy(v + voff, z + zoff, nown));
     PetscCall(VecRestoreArrayWrite(V, &v));
     PetscCall(VecRestoreArrayRead(Z, &z));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -379,7 +447,7 @@ static PetscErrorCode MatPowersExtend(MatPowers mpk, Vec V, Vec Z)
   cudaStream_t       stream = NULL;
 
   PetscFunctionBegin;
-  PetscCall(MatPowersCopyOwn(mpk->nown, V, Z));
+  PetscCall(MatPowersCopyOwn(mpk->nown, V, 0, Z, mpk->ownoff));
   if (mpk->cuda) {
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCall(VecCUDAGetArrayRead(V, &v));
@@ -396,6 +464,77 @@ static PetscErrorCode MatPowersExtend(MatPowers mpk, Vec V, Vec Z)
   } else {
     PetscCall(VecRestoreArrayRead(V, &v));
     PetscCall(VecRestoreArray(Z, &z));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The values of the DIA copy of the extended rows (global order): the own rows from A's blocks, the remote
+  rows as fetched, times the inverse diagonal of the Jacobi PC on the columns (right) or the rows (left);
+  the rows at depth gdepth stay zero (they are only read)
+*/
+static PetscErrorCode MatPowersGhostDIAFill(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[])
+{
+  const PetscInt     m = mpk->ncols, off = mpk->ownoff, rstart = mpk->A->rmap->rstart;
+  const PetscInt    *ai, *aj, *bi, *bj, *sidx = mpk->sidx;
+  const PetscScalar *aa, *ba, *dinv = NULL;
+  PetscScalar       *dia;
+  PetscInt           n;
+  PetscBool          done;
+
+#define MatPowersDIAOf(o, d) \
+  do { \
+    PetscCall(PetscFindInt((o), mpk->ndiag, mpk->offset, &(d))); \
+    PetscCheck((d) >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " not among the DIA copy's diagonals", (PetscInt)(o)); \
+  } while (0)
+  PetscFunctionBegin;
+  if (mpk->diacuda) PetscCall(PetscCalloc1(mpk->ndiag * m, &dia));
+  else {
+    dia = mpk->dia;
+    PetscCall(PetscArrayzero(dia, mpk->ndiag * m));
+  }
+  if (mpk->dinvext) PetscCall(VecGetArrayRead(mpk->dinvext, &dinv));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
+  PetscCall(MatSeqAIJGetArrayRead(Ao, &ba));
+  for (PetscInt i = 0; i < mpk->nown; i++) { /* own row i: extended row off + i */
+    const PetscInt row = off + i;
+    PetscInt       d;
+
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      MatPowersDIAOf(aj[k] - i, d);
+      dia[d * m + row] = dinv ? aa[k] * dinv[mpk->side == PC_LEFT ? row : off + aj[k]] : aa[k];
+    }
+    for (PetscInt k = bi[i]; k < bi[i + 1]; k++) {
+      const PetscInt col = off + garray[bj[k]] - rstart;
+
+      MatPowersDIAOf(col - row, d);
+      dia[d * m + row] = dinv ? ba[k] * dinv[mpk->side == PC_LEFT ? row : col] : ba[k];
+    }
+  }
+  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ba));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
+  for (PetscInt r = 0; r < mpk->nrows - mpk->nown; r++) { /* remote row r: extended column nown + r */
+    const PetscInt row = sidx[mpk->nown + r];
+
+    for (PetscInt k = mpk->rowptr[r]; k < mpk->rowptr[r + 1]; k++) {
+      const PetscInt    col = sidx[mpk->cols[k]];
+      const PetscScalar v   = mpk->vals[mpk->perm[k]];
+      PetscInt          d;
+
+      MatPowersDIAOf(col - row, d);
+      dia[d * m + row] = dinv ? v * dinv[mpk->side == PC_LEFT ? row : col] : v;
+    }
+  }
+#undef MatPowersDIAOf
+  if (mpk->dinvext) PetscCall(VecRestoreArrayRead(mpk->dinvext, &dinv));
+  if (mpk->diacuda) {
+    PetscCallCUDA(cudaMemcpy(mpk->dia, dia, sizeof(PetscScalar) * mpk->ndiag * m, cudaMemcpyHostToDevice));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * mpk->ndiag * m));
+    PetscCall(PetscFree(dia));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -439,6 +578,7 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
     PetscCall(VecDestroy(&ones));
     PetscCall(MatPowersExtend(mpk, mpk->dinv, mpk->dinvext));
   }
+  if (mpk->ndiag) PetscCall(MatPowersGhostDIAFill(mpk, Ad, Ao, garray));
   PetscCall(PetscLogEventEnd(MAT_POWERS_SetUp, mpk, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -457,6 +597,9 @@ PetscErrorCode MatPowersGhostReset(MatPowers mpk)
   PetscCall(VecDestroy(&mpk->Zs));
   PetscCall(VecDestroy(&mpk->dinv));
   PetscCall(VecDestroy(&mpk->dinvext));
+  PetscCall(PetscFree(mpk->sidx));
+  PetscCall(MatPowersDIAReset(mpk));
+  mpk->ownoff = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -528,11 +671,17 @@ PetscErrorCode MatPowersApply_Ghosted(MatPowers mpk, PetscInt k, const PetscScal
       mpk->nexchanges += 1;
       left = mpk->gdepth;
     }
-    if (mpk->Zs) PetscCall(VecPointwiseMult(mpk->Zs, mpk->dinvext, Zc));
-    PetscCall(MatPowersExtendedMult(mpk, mpk->Zs ? mpk->Zs : Zc, Zn));
-    if (mpk->dinvext && !mpk->Zs) PetscCall(VecPointwiseMult(Zn, mpk->dinvext, Zn));
-    PetscCall(MatPowersShift(j, re, im, Zn, Zc, j ? Zp : NULL));
-    PetscCall(MatPowersCopyOwn(mpk->nown, Zn, V[j + 1]));
+    if (mpk->ndiag) { /* product, Jacobi and shift in one kernel */
+      const PetscBool pair = (PetscBool)(!PetscDefined(USE_COMPLEX) && im && im[j] < 0);
+
+      PetscCall(MatPowersDIAStep(mpk, mpk->ncols, Zc, pair ? Zp : NULL, re ? re[j] : 0.0, pair ? (PetscScalar)(im[j] * im[j]) : 0.0, Zn));
+    } else {
+      if (mpk->Zs) PetscCall(VecPointwiseMult(mpk->Zs, mpk->dinvext, Zc));
+      PetscCall(MatPowersExtendedMult(mpk, mpk->Zs ? mpk->Zs : Zc, Zn));
+      if (mpk->dinvext && !mpk->Zs) PetscCall(VecPointwiseMult(Zn, mpk->dinvext, Zn));
+      PetscCall(MatPowersShift(j, re, im, Zn, Zc, j ? Zp : NULL));
+    }
+    PetscCall(MatPowersCopyOwn(mpk->nown, Zn, mpk->ownoff, V[j + 1], 0));
     left--;
   }
   mpk->nproducts += k;

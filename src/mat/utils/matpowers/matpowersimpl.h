@@ -73,7 +73,8 @@ struct _p_MatPowers {
   /* plain: the PC's output */
   Vec W;
 
-  /* plain on one process: a DIA copy of A, the Jacobi scaling folded into its columns (right) or rows (left) (matpowersdia.cu) */
+  /* plain on one process: a DIA copy of A, the Jacobi scaling folded into its columns (right) or rows (left) (matpowersdia.cu);
+     ghosted: a DIA copy of the extended rows in global order, when the extended columns are one range of global indices */
   PetscBool    usedia;  /* -mat_powers_dia: may make one */
   PetscInt     ndiag;   /* its diagonals; 0: none made */
   PetscInt     offset[MAT_DIA_MAX];
@@ -83,6 +84,8 @@ struct _p_MatPowers {
   /* ghosted: own rows through A's own blocks, remote rows (depth 1..gdepth-1) in R; extended vectors ordered own, depth 1, ..., depth gdepth */
   PetscBool    cuda;    /* the blocks multiply VECSEQCUDA vectors (else VECSEQ) */
   PetscInt     ng;      /* depth-1 columns: the columns of A's off-diagonal block, in its order */
+  PetscInt    *sidx;    /* ghosted DIA: the position in global order (global index - gstart) of each extended column (own, depth 1, ...) */
+  PetscInt     ownoff;  /* where the own rows start in an extended vector: 0, or in global order rstart - gstart */
   PetscInt    *rowptr;  /* [nrows - nown + 1] entries of the remote rows: R's row pointers */
   PetscInt    *cols;    /* their extended column indices, ascending in each row: R's columns */
   PetscInt    *perm;    /* R's entry k is the k-th fetched value perm[k] */
@@ -112,4 +115,6 @@ PETSC_INTERN PetscErrorCode MatPowersDIASetUp(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersDIAFill(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersDIAReset(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersApply_DIA(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
+PETSC_INTERN PetscErrorCode MatPowersDIAAlloc(MatPowers, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode MatPowersDIAStep(MatPowers, PetscInt, Vec, Vec, PetscScalar, PetscScalar, Vec);
 PETSC_INTERN PetscErrorCode MatPowersShift(PetscInt, const PetscScalar[], const PetscReal[], Vec, Vec, Vec);
