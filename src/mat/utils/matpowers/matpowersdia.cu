@@ -54,6 +54,17 @@ __global__ void DIAFillKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj
     for (PetscInt k = ai[i]; k < ai[i + 1]; k++) a[(size_t)DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[left ? i : aj[k]] : av[k];
 }
 
+/* a[d * m + i] *= dinv[j] (right) or dinv[i] (left), j = i + off[d]: the Jacobi scaling of a copy filled unscaled */
+__global__ void DIAScaleKernel(PetscInt m, Offsets o, const DS *dinv, bool left, DS *a)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
+    for (int d = 0; d < o.n; d++) {
+      const PetscInt col = i + o.off[d];
+
+      if (col >= 0 && col < m) a[(size_t)d * m + i] *= dinv[left ? i : col];
+    }
+}
+
 /* y = B x - r x + c z (z NULL: no last term) */
 __global__ void DIAPowerKernel(PetscInt m, Offsets o, const DS *a, const DS *x, const DS *z, DS r, DS c, DS *y)
 {
@@ -196,6 +207,36 @@ PetscErrorCode MatPowersDIAReset(MatPowers mpk)
   else PetscCall(PetscFree(mpk->dia));
   mpk->dia   = NULL;
   mpk->ndiag = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The m rows of the DIA copy, filled unscaled, times the inverse diagonal dinv (m entries) on the columns (right) or the rows (left); the host loop is the twin of DIAScaleKernel */
+PetscErrorCode MatPowersDIAScale(MatPowers mpk, PetscInt m, Vec dinv)
+{
+  const PetscBool left = (PetscBool)(mpk->side == PC_LEFT);
+
+  PetscFunctionBegin;
+  if (mpk->diacuda) {
+    const PetscScalar *d;
+    cudaStream_t       stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(VecCUDAGetArrayRead(dinv, &d));
+    DIAScaleKernel<<<Blocks(m), 256, 0, stream>>>(m, ToOffsets(mpk), reinterpret_cast<const DS *>(d), left, reinterpret_cast<DS *>(mpk->dia));
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(VecCUDARestoreArrayRead(dinv, &d));
+  } else {
+    const PetscScalar *d;
+
+    PetscCall(VecGetArrayRead(dinv, &d));
+    for (PetscInt i = 0; i < m; i++)
+      for (PetscInt k = 0; k < mpk->ndiag; k++) {
+        const PetscInt col = i + mpk->offset[k];
+
+        if (col >= 0 && col < m) mpk->dia[k * m + i] *= d[left ? i : col];
+      }
+    PetscCall(VecRestoreArrayRead(dinv, &d));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -104,12 +104,13 @@ static PetscErrorCode MatPowersRadixSort(PetscInt n, PetscInt maxkey, PetscInt *
 
 /*
   The entries fetched since entry e0 to extended columns, in place; the columns that are in no layer
-  yet, ascending, are the next layer, appended to order and to known. Sorting the entries by column
-  and merging them with the known columns makes it linear work with no random lookups.
+  yet, ascending, are the next layer, appended to ghost (the global index of each extended column
+  nown, nown + 1, ..., *norder - 1) and to known. Sorting the entries by column and merging them with the
+  known columns makes it linear work with no random lookups.
 */
-static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscInt e0, MatPowersKnown *known, PetscInt **order, PetscInt *norder)
+static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscInt e0, MatPowersKnown *known, PetscInt nown, PetscInt **ghost, PetscInt *norder)
 {
-  const PetscInt n = rr->nnz - e0;
+  const PetscInt n = rr->nnz - e0, nghost = *norder - nown;
   PetscInt      *key, *val, *tk, *tv, m = 0, nnew = 0, *g, *ext;
 
   PetscFunctionBegin;
@@ -124,7 +125,7 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
     }
   }
   PetscCall(MatPowersRadixSort(m, A->rmap->N, key, val, tk, tv));
-  PetscCall(PetscRealloc(sizeof(PetscInt) * (*norder + m), order));
+  PetscCall(PetscRealloc(sizeof(PetscInt) * (nghost + m), ghost));
   for (PetscInt i = 0, j = 0; i < m;) { /* distinct columns: known (j walks the known ones) or new */
     const PetscInt gc = key[i];
     PetscInt       idx;
@@ -132,19 +133,19 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
     while (j < known->n && known->g[j] < gc) j++;
     if (j < known->n && known->g[j] == gc) idx = known->ext[j];
     else {
-      idx                       = *norder + nnew;
-      (*order)[*norder + nnew++] = gc;
+      idx                        = *norder + nnew;
+      (*ghost)[nghost + nnew++] = gc;
     }
     for (; i < m && key[i] == gc; i++) rr->gcols[val[i]] = idx;
   }
   /* known and the new layer, both ascending, merged */
   PetscCall(PetscMalloc2(known->n + nnew, &g, known->n + nnew, &ext));
   for (PetscInt i = 0, j = 0, k = 0; k < known->n + nnew; k++) {
-    if (j >= nnew || (i < known->n && known->g[i] < (*order)[*norder + j])) {
+    if (j >= nnew || (i < known->n && known->g[i] < (*ghost)[nghost + j])) {
       g[k]   = known->g[i];
       ext[k] = known->ext[i++];
     } else {
-      g[k]   = (*order)[*norder + j];
+      g[k]   = (*ghost)[nghost + j];
       ext[k] = *norder + j++;
     }
   }
@@ -158,63 +159,6 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
 }
 
 /*
-  Whether the extended rows go through one DIA copy: the extended columns (order[], own first) must form one
-  range of global indices (a structured grid split into slabs), in which a row's entries keep their
-  offsets; the rows up to depth gdepth - 1 must have at most MAT_DIA_MAX offsets, stored in no more bytes
-  than their CSR. Sets mpk->ndiag, offset, sidx and ownoff then; decided by each process for itself.
-*/
-static PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt order[], Mat Ad, Mat Ao, const PetscInt garray[])
-{
-  const PetscInt  rstart = mpk->A->rmap->rstart;
-  PetscInt        gmin = PETSC_INT_MAX, gmax = PETSC_INT_MIN, ndiag = 0, offset[MAT_DIA_MAX + 1], n;
-  const PetscInt *ai, *aj, *bi = NULL, *bj = NULL;
-  PetscBool       done, ok = PETSC_TRUE;
-
-  PetscFunctionBegin;
-  if (!mpk->usedia || mpk->pckind == MAT_POWERS_PC_OTHER || !mpk->ncols) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt e = 0; e < mpk->ncols; e++) {
-    gmin = PetscMin(gmin, order[e]);
-    gmax = PetscMax(gmax, order[e]);
-  }
-  if (gmax - gmin + 1 != mpk->ncols) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  if (Ao) PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
-  /* the offsets (column - row, in global indices) of the own rows, then of the remote rows */
-#define MatPowersAddOffset(o) \
-  do { \
-    PetscInt loc_; \
-    PetscCall(PetscFindInt((o), ndiag, offset, &loc_)); \
-    if (loc_ < 0) { \
-      if (ndiag == MAT_DIA_MAX) ok = PETSC_FALSE; \
-      else { \
-        loc_ = -(loc_ + 1); \
-        for (PetscInt q_ = ndiag; q_ > loc_; q_--) offset[q_] = offset[q_ - 1]; \
-        offset[loc_] = (o); \
-        ndiag++; \
-      } \
-    } \
-  } while (0)
-  for (PetscInt i = 0; i < mpk->nown && ok; i++) {
-    for (PetscInt k = ai[i]; k < ai[i + 1] && ok; k++) MatPowersAddOffset(aj[k] - i);
-    if (Ao)
-      for (PetscInt k = bi[i]; k < bi[i + 1] && ok; k++) MatPowersAddOffset(garray[bj[k]] - (rstart + i));
-  }
-  for (PetscInt r = 0; r < mpk->nrows - mpk->nown && ok; r++)
-    for (PetscInt k = mpk->rowptr[r]; k < mpk->rowptr[r + 1] && ok; k++) MatPowersAddOffset(order[mpk->cols[k]] - order[mpk->nown + r]);
-#undef MatPowersAddOffset
-  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  if (Ao) PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
-  if (!ok || !MatDIAFewerBytes(ndiag, mpk->ncols, mpk->nnzext, sizeof(PetscScalar), 1.0)) PetscFunctionReturn(PETSC_SUCCESS);
-  mpk->ndiag  = ndiag;
-  mpk->ownoff = rstart - gmin;
-  for (PetscInt d = 0; d < ndiag; d++) mpk->offset[d] = offset[d];
-  PetscCall(PetscMalloc1(mpk->ncols, &mpk->sidx));
-  for (PetscInt e = 0; e < mpk->ncols; e++) mpk->sidx[e] = order[e] - gmin;
-  PetscCall(PetscInfo(mpk, "Extended rows through a DIA copy in global order: %" PetscInt_FMT " diagonals\n", ndiag));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
   The graph-distance layers of the own rows up to depth s, the remote rows' entries, the halo exchange, the
   statistics. With a limit on the extra flops, the rounds stop at the first depth that passes it; with
   partial, the kernel is then built to the depth before (at least 2): the state before that round is kept.
@@ -223,7 +167,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
 {
   Mat                 A = mpk->A, Ad, Ao;
   const PetscInt     *garray, *ai = NULL, *aj = NULL, *bi = NULL, *bj = NULL;
-  PetscInt           *order, norder, *gB = NULL, nb = 0, n;
+  PetscInt           *ghost, norder, *gB = NULL, nb = 0, n;
   PetscBool           ok, done;
   PetscReal           loc[3], glob[3];
   MatPowersKnown      known = {0};
@@ -244,12 +188,11 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
   mpk->gdepth = mpk->s;
   mpk->s2vdeeper = mpk->extradeeper = -1;
   norder    = mpk->nown + mpk->ng;
-  PetscCall(PetscMalloc1(norder, &order));
-  for (PetscInt i = 0; i < mpk->nown; i++) order[i] = A->rmap->rstart + i;
+  PetscCall(PetscMalloc1(mpk->ng, &ghost)); /* the global index of each extended column beyond the own ones */
   PetscCall(PetscMalloc2(mpk->ng, &known.g, mpk->ng, &known.ext));
   known.n = mpk->ng;
   for (PetscInt c = 0; c < mpk->ng; c++) { /* garray is ascending */
-    order[mpk->nown + c] = known.g[c] = garray[c];
+    ghost[c] = known.g[c] = garray[c];
     known.ext[c]                      = mpk->nown + c;
   }
   PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
@@ -271,10 +214,10 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
       const PetscInt    keep[3] = {rr.n, mpk->nrows, norder}; /* the depth-d kernel, should this round pass the limit */
       const PetscMPIInt keepmsg[2] = {mpk->halo.nsend, mpk->halo.nrecv};
 
-      PetscCall(MatPowersHaloFetchRows(A, ai, aj, bi, gB, nl, order + front, &rr, &mpk->halo));
+      PetscCall(MatPowersHaloFetchRows(A, ai, aj, bi, gB, nl, ghost + front - mpk->nown, &rr, &mpk->halo));
       mpk->nrows = norder;
       front      = norder;
-      PetscCall(MatPowersNextLayer(A, &rr, e0, &known, &order, &norder));
+      PetscCall(MatPowersNextLayer(A, &rr, e0, &known, mpk->nown, &ghost, &norder));
       if (limit < PETSC_MAX_REAL) { /* the extra flops only grow with depth: stop once they pass the limit (FEM matrices at depth 1 or 2) */
         loc[0] = mpk->nown ? (PetscReal)(norder - mpk->nown) / mpk->nown : 0;
         loc[1] = mpk->nnzown ? (PetscReal)(mpk->nnzown + rr.nnz) / mpk->nnzown - 1 : 0;
@@ -302,7 +245,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
           PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
           PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
           PetscCall(PetscFree2(known.g, known.ext));
-          PetscCall(PetscFree(order));
+          PetscCall(PetscFree(ghost));
           PetscCall(PetscInfo(mpk, "Extra flops %g above %g already at depth %" PetscInt_FMT ": ghost rows not examined deeper\n", (double)mpk->extra, (double)limit, mpk->depth));
           PetscFunctionReturn(PETSC_SUCCESS);
         }
@@ -322,7 +265,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
   for (PetscInt e = 0; e < rr.nnz; e++) mpk->perm[e] = e;
   for (PetscInt r = 0; r < rr.n; r++) PetscCall(PetscSortIntWithArray(rr.rowptr[r + 1] - rr.rowptr[r], mpk->cols + rr.rowptr[r], mpk->perm + rr.rowptr[r]));
   PetscCall(PetscFree2(known.g, known.ext));
-  if (Ao) PetscCall(MatPowersGhostDIALayout(mpk, order, Ad, Ao, garray));
+  if (Ao) PetscCall(MatPowersGhostDIALayout(mpk, ghost, Ad, Ao, garray));
 
   /* the one halo exchange: global vector -> the ghost part of the extended vector (the own part is a copy) */
   {
@@ -330,13 +273,13 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
     PetscInt *leaves;
 
     PetscCall(PetscMalloc1(norder - mpk->nown, &leaves));
-    for (PetscInt i = 0; i < norder - mpk->nown; i++) leaves[i] = mpk->sidx ? mpk->sidx[mpk->nown + i] : mpk->nown + i;
+    for (PetscInt i = 0; i < norder - mpk->nown; i++) leaves[i] = mpk->sidx ? mpk->sidx[i] : mpk->nown + i;
     PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)mpk), &sf));
-    PetscCall(PetscSFSetGraphLayout(sf, A->rmap, norder - mpk->nown, leaves, PETSC_OWN_POINTER, order + mpk->nown));
+    PetscCall(PetscSFSetGraphLayout(sf, A->rmap, norder - mpk->nown, leaves, PETSC_OWN_POINTER, ghost));
     PetscCall(JaggedHaloCreate(sf, sizeof(PetscScalar), mpk->cuda, mpk->exchangetype, &mpk->exchange));
     PetscCall(PetscSFDestroy(&sf));
   }
-  PetscCall(PetscFree(order));
+  PetscCall(PetscFree(ghost));
 
   loc[0] = mpk->nown ? (PetscReal)(mpk->ncols - mpk->nown) / mpk->nown : 0;
   loc[1] = mpk->nnzown ? (PetscReal)mpk->nnzext / mpk->nnzown - 1 : 0;
@@ -464,77 +407,6 @@ static PetscErrorCode MatPowersExtend(MatPowers mpk, Vec V, Vec Z)
   } else {
     PetscCall(VecRestoreArrayRead(V, &v));
     PetscCall(VecRestoreArray(Z, &z));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  The values of the DIA copy of the extended rows (global order): the own rows from A's blocks, the remote
-  rows as fetched, times the inverse diagonal of the Jacobi PC on the columns (right) or the rows (left);
-  the rows at depth gdepth stay zero (they are only read)
-*/
-static PetscErrorCode MatPowersGhostDIAFill(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[])
-{
-  const PetscInt     m = mpk->ncols, off = mpk->ownoff, rstart = mpk->A->rmap->rstart;
-  const PetscInt    *ai, *aj, *bi, *bj, *sidx = mpk->sidx;
-  const PetscScalar *aa, *ba, *dinv = NULL;
-  PetscScalar       *dia;
-  PetscInt           n;
-  PetscBool          done;
-
-#define MatPowersDIAOf(o, d) \
-  do { \
-    PetscCall(PetscFindInt((o), mpk->ndiag, mpk->offset, &(d))); \
-    PetscCheck((d) >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " not among the DIA copy's diagonals", (PetscInt)(o)); \
-  } while (0)
-  PetscFunctionBegin;
-  if (mpk->diacuda) PetscCall(PetscCalloc1(mpk->ndiag * m, &dia));
-  else {
-    dia = mpk->dia;
-    PetscCall(PetscArrayzero(dia, mpk->ndiag * m));
-  }
-  if (mpk->dinvext) PetscCall(VecGetArrayRead(mpk->dinvext, &dinv));
-  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
-  PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
-  PetscCall(MatSeqAIJGetArrayRead(Ao, &ba));
-  for (PetscInt i = 0; i < mpk->nown; i++) { /* own row i: extended row off + i */
-    const PetscInt row = off + i;
-    PetscInt       d;
-
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
-      MatPowersDIAOf(aj[k] - i, d);
-      dia[d * m + row] = dinv ? aa[k] * dinv[mpk->side == PC_LEFT ? row : off + aj[k]] : aa[k];
-    }
-    for (PetscInt k = bi[i]; k < bi[i + 1]; k++) {
-      const PetscInt col = off + garray[bj[k]] - rstart;
-
-      MatPowersDIAOf(col - row, d);
-      dia[d * m + row] = dinv ? ba[k] * dinv[mpk->side == PC_LEFT ? row : col] : ba[k];
-    }
-  }
-  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
-  PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ba));
-  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
-  for (PetscInt r = 0; r < mpk->nrows - mpk->nown; r++) { /* remote row r: extended column nown + r */
-    const PetscInt row = sidx[mpk->nown + r];
-
-    for (PetscInt k = mpk->rowptr[r]; k < mpk->rowptr[r + 1]; k++) {
-      const PetscInt    col = sidx[mpk->cols[k]];
-      const PetscScalar v   = mpk->vals[mpk->perm[k]];
-      PetscInt          d;
-
-      MatPowersDIAOf(col - row, d);
-      dia[d * m + row] = dinv ? v * dinv[mpk->side == PC_LEFT ? row : col] : v;
-    }
-  }
-#undef MatPowersDIAOf
-  if (mpk->dinvext) PetscCall(VecRestoreArrayRead(mpk->dinvext, &dinv));
-  if (mpk->diacuda) {
-    PetscCallCUDA(cudaMemcpy(mpk->dia, dia, sizeof(PetscScalar) * mpk->ndiag * m, cudaMemcpyHostToDevice));
-    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * mpk->ndiag * m));
-    PetscCall(PetscFree(dia));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,6 +1,6 @@
 /*
-   MatPowers internals, shared by matpowers.c (interface, plain products) and matpowersghost.c
-   (the depth-s ghosted kernel).
+   MatPowers internals, shared by matpowers.c (interface, plain products), matpowersghost.c (the depth-s
+   ghosted kernel), matpowersghostdia.c (its DIA copy), matpowershalo.c, matpowersshift.c and matpowersdia.cu.
 */
 #pragma once
 
@@ -84,7 +84,7 @@ struct _p_MatPowers {
   /* ghosted: own rows through A's own blocks, remote rows (depth 1..gdepth-1) in R; extended vectors ordered own, depth 1, ..., depth gdepth */
   PetscBool    cuda;    /* the blocks multiply VECSEQCUDA vectors (else VECSEQ) */
   PetscInt     ng;      /* depth-1 columns: the columns of A's off-diagonal block, in its order */
-  PetscInt    *sidx;    /* ghosted DIA: the position in global order (global index - gstart) of each extended column (own, depth 1, ...) */
+  PetscInt    *sidx;    /* ghosted DIA: the position in global order (global index - gstart) of each extended column beyond the own ones (own: ownoff + local index) */
   PetscInt     ownoff;  /* where the own rows start in an extended vector: 0, or in global order rstart - gstart */
   PetscInt    *rowptr;  /* [nrows - nown + 1] entries of the remote rows: R's row pointers */
   PetscInt    *cols;    /* their extended column indices, ascending in each row: R's columns */
@@ -107,6 +107,8 @@ PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal, PetscBool
 PETSC_INTERN PetscErrorCode MatPowersGhostBuild(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostReset(MatPowers);
+PETSC_INTERN PetscErrorCode MatPowersGhostDIALayout(MatPowers, const PetscInt[], Mat, Mat, const PetscInt[]);
+PETSC_INTERN PetscErrorCode MatPowersGhostDIAFill(MatPowers, Mat, Mat, const PetscInt[]);
 PETSC_INTERN PetscErrorCode MatPowersApply_Ghosted(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
 PETSC_INTERN PetscErrorCode MatPowersHaloFetchRows(Mat, const PetscInt[], const PetscInt[], const PetscInt[], const PetscInt[], PetscInt, const PetscInt[], MatPowersRemoteRows *, MatPowersHalo *);
 PETSC_INTERN PetscErrorCode MatPowersHaloValues(Mat, const PetscInt[], const PetscScalar[], const PetscInt[], const PetscScalar[], MatPowersHalo *, PetscScalar[]);
@@ -116,5 +118,6 @@ PETSC_INTERN PetscErrorCode MatPowersDIAFill(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersDIAReset(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersApply_DIA(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
 PETSC_INTERN PetscErrorCode MatPowersDIAAlloc(MatPowers, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode MatPowersDIAScale(MatPowers, PetscInt, Vec);
 PETSC_INTERN PetscErrorCode MatPowersDIAStep(MatPowers, PetscInt, Vec, Vec, PetscScalar, PetscScalar, Vec);
 PETSC_INTERN PetscErrorCode MatPowersShift(PetscInt, const PetscScalar[], const PetscReal[], Vec, Vec, Vec);
