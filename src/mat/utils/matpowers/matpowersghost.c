@@ -58,11 +58,53 @@ static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The extended columns beyond the own rows found so far: global indices ascending, and their positions in the extended vectors */
+/*
+  The extended columns beyond the own rows found so far, and the scratch of the next layer's sort and merge,
+  kept from layer to layer (on some hosts touching fresh memory costs more than the sort itself)
+*/
 typedef struct {
-  PetscInt  n;
-  PetscInt *g, *ext;
+  PetscInt  n;                   /* columns known */
+  PetscInt *g, *ext;             /* their global indices, ascending, and their positions in the extended vectors */
+  PetscInt *g2, *ext2;           /* the next merge's output, then swapped with g, ext */
+  PetscInt  cap;                 /* room in g, ext, g2, ext2 */
+  PetscInt *key, *val, *tk, *tv; /* the sort's pairs and its scratch */
+  PetscInt  scap;                /* room in those */
 } MatPowersKnown;
+
+/* Room for n known columns and a sort of ns pairs, at least doubling what grows */
+static PetscErrorCode MatPowersKnownReserve(MatPowersKnown *known, PetscInt n, PetscInt ns)
+{
+  PetscFunctionBegin;
+  if (n > known->cap) {
+    known->cap = PetscMax(n, 2 * known->cap);
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->cap, &known->g));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->cap, &known->ext));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->cap, &known->g2));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->cap, &known->ext2));
+  }
+  if (ns > known->scap) {
+    known->scap = PetscMax(ns, 2 * known->scap);
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->scap, &known->key));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->scap, &known->val));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->scap, &known->tk));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * known->scap, &known->tv));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatPowersKnownDestroy(MatPowersKnown *known)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(known->g));
+  PetscCall(PetscFree(known->ext));
+  PetscCall(PetscFree(known->g2));
+  PetscCall(PetscFree(known->ext2));
+  PetscCall(PetscFree(known->key));
+  PetscCall(PetscFree(known->val));
+  PetscCall(PetscFree(known->tk));
+  PetscCall(PetscFree(known->tv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Sorts the pairs (key[i], val[i]) by key, 0 <= key < maxkey, stably: LSD radix sort by 11-bit digits (tmpk, tmpv: scratch of n) */
 static PetscErrorCode MatPowersRadixSort(PetscInt n, PetscInt maxkey, PetscInt *key, PetscInt *val, PetscInt *tmpk, PetscInt *tmpv)
@@ -111,10 +153,12 @@ static PetscErrorCode MatPowersRadixSort(PetscInt n, PetscInt maxkey, PetscInt *
 static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscInt e0, MatPowersKnown *known, PetscInt nown, PetscInt **ghost, PetscInt *norder)
 {
   const PetscInt n = rr->nnz - e0, nghost = *norder - nown;
-  PetscInt      *key, *val, *tk, *tv, m = 0, nnew = 0, *g, *ext;
+  PetscInt      *key, *val, m = 0, nnew = 0, *g, *ext;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc4(n, &key, n, &val, n, &tk, n, &tv));
+  PetscCall(MatPowersKnownReserve(known, 0, n));
+  key = known->key;
+  val = known->val;
   for (PetscInt e = e0; e < rr->nnz; e++) {
     const PetscInt gc = rr->gcols[e];
 
@@ -124,7 +168,7 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
       val[m++] = e;
     }
   }
-  PetscCall(MatPowersRadixSort(m, A->rmap->N, key, val, tk, tv));
+  PetscCall(MatPowersRadixSort(m, A->rmap->N, key, val, known->tk, known->tv));
   PetscCall(PetscRealloc(sizeof(PetscInt) * (nghost + m), ghost));
   for (PetscInt i = 0, j = 0; i < m;) { /* distinct columns: known (j walks the known ones) or new */
     const PetscInt gc = key[i];
@@ -139,7 +183,9 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
     for (; i < m && key[i] == gc; i++) rr->gcols[val[i]] = idx;
   }
   /* known and the new layer, both ascending, merged */
-  PetscCall(PetscMalloc2(known->n + nnew, &g, known->n + nnew, &ext));
+  PetscCall(MatPowersKnownReserve(known, known->n + nnew, 0));
+  g   = known->g2;
+  ext = known->ext2;
   for (PetscInt i = 0, j = 0, k = 0; k < known->n + nnew; k++) {
     if (j >= nnew || (i < known->n && known->g[i] < (*ghost)[nghost + j])) {
       g[k]   = known->g[i];
@@ -149,12 +195,12 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
       ext[k] = *norder + j++;
     }
   }
-  PetscCall(PetscFree2(known->g, known->ext));
-  known->g   = g;
-  known->ext = ext;
+  known->g2   = known->g;
+  known->ext2 = known->ext;
+  known->g    = g;
+  known->ext  = ext;
   known->n += nnew;
   *norder += nnew;
-  PetscCall(PetscFree4(key, val, tk, tv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,7 +235,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
   mpk->s2vdeeper = mpk->extradeeper = -1;
   norder    = mpk->nown + mpk->ng;
   PetscCall(PetscMalloc1(mpk->ng, &ghost)); /* the global index of each extended column beyond the own ones */
-  PetscCall(PetscMalloc2(mpk->ng, &known.g, mpk->ng, &known.ext));
+  PetscCall(MatPowersKnownReserve(&known, mpk->ng, 0));
   known.n = mpk->ng;
   for (PetscInt c = 0; c < mpk->ng; c++) { /* garray is ascending */
     ghost[c] = known.g[c] = garray[c];
@@ -244,7 +290,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
           PetscCall(PetscFree(gB));
           PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
           PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
-          PetscCall(PetscFree2(known.g, known.ext));
+          PetscCall(MatPowersKnownDestroy(&known));
           PetscCall(PetscFree(ghost));
           PetscCall(PetscInfo(mpk, "Extra flops %g above %g already at depth %" PetscInt_FMT ": ghost rows not examined deeper\n", (double)mpk->extra, (double)limit, mpk->depth));
           PetscFunctionReturn(PETSC_SUCCESS);
@@ -264,7 +310,7 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
   PetscCall(PetscMalloc3(rr.nnz, &mpk->perm, rr.nnz, &mpk->vals, rr.nnz, &mpk->rvals));
   for (PetscInt e = 0; e < rr.nnz; e++) mpk->perm[e] = e;
   for (PetscInt r = 0; r < rr.n; r++) PetscCall(PetscSortIntWithArray(rr.rowptr[r + 1] - rr.rowptr[r], mpk->cols + rr.rowptr[r], mpk->perm + rr.rowptr[r]));
-  PetscCall(PetscFree2(known.g, known.ext));
+  PetscCall(MatPowersKnownDestroy(&known));
   if (Ao) PetscCall(MatPowersGhostDIALayout(mpk, ghost, Ad, Ao, garray));
 
   /* the one halo exchange: global vector -> the ghost part of the extended vector (the own part is a copy) */

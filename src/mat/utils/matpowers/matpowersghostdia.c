@@ -15,8 +15,8 @@
 #define MAT_POWERS_DIA_BLOCK 32768 /* rows written at a time */
 
 /*
-  Adds o to the ascending offset[] (*ndiag of them): *hint, where the previous one was found, is tried
-  first (a row's offsets ascend and the next row repeats them); *ok turns false when it would be the
+  Adds o to the ascending offset[] (*ndiag of them): offset[*hint], just after the previous one found, is
+  tried first (a row's offsets ascend, and rows repeat them); *ok turns false when it would be the
   (MAT_DIA_MAX + 1)-th
 */
 static inline void MatPowersGhostDIAAddOffset(PetscInt o, PetscInt *ndiag, PetscInt offset[], PetscInt *hint, PetscBool *ok)
@@ -68,10 +68,11 @@ PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt ghost[], Ma
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
   for (PetscInt i = 0; i < mpk->nown && ok; i++) { /* the offsets, in global indices, of the own rows, then of the remote rows */
+    hint = 0;                                       /* a row's first offset is most often the smallest */
     for (PetscInt k = ai[i]; k < ai[i + 1]; k++) MatPowersGhostDIAAddOffset(aj[k] - i, &ndiag, offset, &hint, &ok);
     for (PetscInt k = bi[i]; k < bi[i + 1]; k++) MatPowersGhostDIAAddOffset(garray[bj[k]] - (rstart + i), &ndiag, offset, &hint, &ok);
   }
-  for (PetscInt r = 0; r < mpk->nrows - nown && ok; r++) /* remote row r is extended column nown + r */
+  for (PetscInt r = 0; r < mpk->nrows - nown && ok; r++) /* remote row r is extended column nown + r (its columns in no order of offsets) */
     for (PetscInt k = mpk->rowptr[r]; k < mpk->rowptr[r + 1]; k++) {
       const PetscInt e = mpk->cols[k];
 
