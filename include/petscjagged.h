@@ -179,6 +179,8 @@ PETSC_EXTERN PetscErrorCode PCSPCGSetUseCUDAGraph(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSPCGGetUseCUDAGraph(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetExchange(PC, PetscJaggedExchange);
 PETSC_EXTERN PetscErrorCode PCSPCGGetExchange(PC, PetscJaggedExchange *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetMG(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCSPCGGetMG(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode KSPMPCGSetTruncation(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPMPCGGetTruncation(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPMPCGSetStagnationIterations(KSP, PetscInt);

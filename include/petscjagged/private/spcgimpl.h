@@ -72,9 +72,61 @@ struct _PCSPCGBlockOps {
   /* one line for PCView(): the storage, unit the name of the single-precision type */
   PetscErrorCode (*describe)(const PCSPCGBlock *, const char *, char[], size_t);
   PetscErrorCode (*destroy)(PCSPCGBlock *);
+  /* the bytes the block stores: values, indices, row structure */
+  size_t (*bytes)(const PCSPCGBlock *);
 };
 
 PETSC_INTERN const PCSPCGBlockOps PCSPCGBlockOpsCSR, PCSPCGBlockOpsDIA, PCSPCGBlockOpsPJDS;
+
+/*
+  The single-precision image of a set-up PCMG (PCGAMG) hierarchy whose V-cycle is PCSPCG's inner preconditioner
+  (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmghost.c: the V-cycle on the host)
+*/
+#define PCSPCG_MG_DENSE_MAX 2000 /* largest coarse problem factored densely by default (-pc_spcg_mg_dense_max) */
+
+typedef enum {
+  PCSPCG_MG_CHEBYSHEV, /* KSPCHEBYSHEV of the first kind with PCJACOBI */
+  PCSPCG_MG_RICHARDSON /* KSPRICHARDSON (fixed damping) with PCJACOBI */
+} PCSPCGMGSmoothType;
+
+/* One smoother of a level, as the double set-up left it */
+typedef struct {
+  PCSPCGMGSmoothType       type;
+  PetscInt                 its;        /* Chebyshev's degree or Richardson's steps (KSP max_it); 0: no smoothing */
+  PetscReal                emin, emax; /* Chebyshev: the bounds on the eigenvalues of D^{-1} A the double smoother uses */
+  PetscReal                scale;      /* Richardson: the damping */
+  PetscJaggedScalarSingle *dinv;       /* the smoother's Jacobi (its PC applied to ones) in single precision */
+} PCSPCGMGSmoother;
+
+/* One level of the image; level 0 is the coarsest, as in PCMG */
+typedef struct {
+  PetscInt                 n;           /* rows of the level */
+  Mat                      A;           /* the level operator (referenced) */
+  Mat                      P;           /* the interpolation from the next coarser level, fine x coarse (referenced; NULL on level 0) */
+  Mat                      R;           /* the restriction to it, coarse x fine: PCMG's own, or the explicit transpose of P made here */
+  PetscBool                transposed;  /* R was made here as a transpose */
+  PCSPCGBlock              op;          /* A's single-precision copy (DIA where it pays, else pJDS), unless shared ... */
+  const PCSPCGBlock       *opp;         /* ... the copy the products use: op, or PCSPCG's copy of the same operator */
+  PCSPCGBlock              interp;      /* P in CSR */
+  PCSPCGBlock              restr;       /* R in CSR */
+  PCSPCGMGSmoother         down, up;    /* pre- and post-smoother (up.dinv may be down.dinv: one KSP both ways) */
+  PetscJaggedScalarSingle *b, *x, *r;   /* right-hand side, solution and residual of the level */
+  PetscJaggedScalarSingle *w[2];        /* Chebyshev's other two iterates */
+} PCSPCGMGLevel;
+
+typedef struct _n_PCSPCGMG *PCSPCGMG;
+struct _n_PCSPCGMG {
+  PetscInt                 nlevels;
+  PCSPCGMGLevel           *level;   /* [nlevels], level[0] the coarsest */
+  PetscBool                dense;   /* coarse solve: dense LU factors in single precision, else the double coarse KSP */
+  PetscJaggedScalarSingle *lu;      /* dense: L (unit, below the diagonal) and U of the coarse operator, row-major */
+  PetscInt                *piv;     /* dense: LAPACK's row interchanges, from 0 */
+  KSP                      coarse;  /* the coarse KSP of PCMG (referenced), applied in double when not dense */
+  Vec                      cb, cx;  /* its right-hand side and solution in double */
+  const char              *coarsewhy; /* why the coarse solve is not dense */
+  PetscLogDouble           flops;   /* of one V-cycle */
+  size_t                   bytes;   /* of the image: matrices, inverse diagonals, coarse factors */
+};
 
 typedef struct {
   PetscInt                 max_it; /* inner iterations */
@@ -83,7 +135,11 @@ typedef struct {
   PC                       inner;  /* the inner CG's preconditioner given by PCSPCGSetInnerPC(), or NULL */
   PetscBool                diag;   /* resolved at set-up: Jacobi in single precision inside the inner loop */
   PetscBool                fixdiag; /* ... replacing zero diagonal entries by 1 (as the inner PCJACOBI does) */
-  PC                       other;  /* resolved at set-up: inner, applied in double precision (not none or Jacobi) */
+  PC                       other;  /* resolved at set-up: inner, applied in double precision (not none or Jacobi, nor a PCMG with an image) */
+  PetscBool                usemg;  /* -pc_spcg_mg: run an inner PCMG (PCGAMG) as a single-precision V-cycle where supported */
+  PetscInt                 mgdensemax; /* -pc_spcg_mg_dense_max: largest coarse problem factored densely */
+  PCSPCGMG                 mg;     /* resolved at set-up: the single-precision image of inner's hierarchy, or NULL */
+  const char              *mgwhy;  /* resolved at set-up: why an inner PCMG keeps the double path (NULL: not a PCMG, or the image runs) */
   Vec                      wr, wz; /* double-precision vectors for other: the inner residual and its preconditioned form */
   PetscBool                graph;  /* device loop on one process: replay it as a CUDA graph */
   PetscBool                ingraph; /* resolved at set-up: the device loop is replayed as a CUDA graph */
@@ -113,7 +169,7 @@ typedef struct {
   PetscBool   atfloor;   /* host loop: the previous application stopped at the floor */
 } PC_SPCG;
 
-PETSC_INTERN PetscLogEvent  PC_SPCG_Inner;
+PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_VCycle;
 
 PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
 PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
@@ -124,6 +180,12 @@ PETSC_INTERN PetscErrorCode PCSPCGBlocksSetUp(PC, Mat, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode PCSPCGBlocksReset(PC);
 PETSC_INTERN PetscErrorCode PCSPCGBlocksMultHost(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode PCSPCGBlocksMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode PCSPCGBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGBlock *);
+PETSC_INTERN PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *);
+PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool);
+PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
+PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);
+PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode PCSPCGCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);

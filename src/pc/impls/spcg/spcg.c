@@ -128,7 +128,9 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   PetscCall(VecDestroy(&s->wz));
   s->other = NULL;
   PetscCall(PCSPCGDeviceDestroy(&s->dev));
-  s->n = 0;
+  PetscCall(PCSPCGMGDestroy(&s->mg));
+  s->mgwhy = NULL;
+  s->n     = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,6 +167,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   }
   PetscCall(MatGetLocalSize(P, &s->n, NULL));
   PetscCall(PCSPCGResolveInner(pc));
+  PetscCall(PCSPCGMGSetUp(pc, gpu)); /* an inner PCMG: its single-precision V-cycle in place of other, where supported */
   if (s->other) PetscCall(MatCreateVecs(P, &s->wr, &s->wz));
   if (s->diag) {
     PetscScalar *da;
@@ -291,6 +294,14 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   exchange = s->exchange;
   PetscCall(PetscOptionsEnum("-pc_spcg_exchange", "Several processes on GPUs: path of the inner halo exchanges and sums, GPU to GPU (nccl) or through MPI (mpi)", "PCSPCGSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
   if (flg) PetscCall(PCSPCGSetExchange(pc, exchange));
+  PetscCall(PetscOptionsBool("-pc_spcg_mg", "Run an inner PCMG (PCGAMG) as a V-cycle in single precision where its smoothers allow", "PCSPCGSetMG", s->usemg, &b, &flg));
+  if (flg) PetscCall(PCSPCGSetMG(pc, b));
+  PetscCall(PetscOptionsInt("-pc_spcg_mg_dense_max", "Largest coarse problem of the single-precision V-cycle factored densely (larger: the double coarse solve)", "PCSPCGSetMG", s->mgdensemax, &n, &flg));
+  if (flg) {
+    PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_mg_dense_max must be nonnegative, not %" PetscInt_FMT, n);
+    if (n != s->mgdensemax) pc->setupcalled = PETSC_FALSE; /* the coarse solve is chosen at set-up */
+    s->mgdensemax = n;
+  }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -370,7 +381,10 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     PetscCall(PCGetType(s->inner, &type));
     if (!s->A && !s->hasblocks) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s (precision decided at set-up)\n", type));
     else if (s->other) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, applied in double precision to the single-precision inner residual (converted both ways)\n", type));
+    else if (s->mg) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, its V-cycle run in single precision inside the inner loop\n", type));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  inner preconditioner: %s, run in single precision inside the inner loop\n", type));
+    if (s->mg) PetscCall(PCSPCGMGView(s->mg, viewer));
+    else if (s->mgwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "  no single-precision V-cycle: %s\n", s->mgwhy));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applications %" PetscInt_FMT ", inner iterations %" PetscInt_FMT " (%.1f each), inner breakdowns %" PetscInt_FMT "\n", napply, ninner, napply ? (double)ninner / napply : 0.0, nindefinite));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -498,6 +512,23 @@ static PetscErrorCode PCSPCGGetExchange_SPCG(PC pc, PetscJaggedExchange *exchang
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGSetMG_SPCG(PC pc, PetscBool flg)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (flg != s->usemg) pc->setupcalled = PETSC_FALSE; /* the image is made at set-up */
+  s->usemg = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetMG_SPCG(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_SPCG *)pc->data)->usemg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_SPCG(PC pc)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
@@ -519,6 +550,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetExchange_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMG_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMG_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -533,7 +566,9 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_jacobi                     - Jacobi preconditioning inside the inner CG, see `PCSPCGSetJacobi()`
 .  -pc_spcg_format <auto,csr,dia,pjds> - format of the single-precision copy of an AIJ operator (of its diagonal block), see `PCSPCGSetFormat()`
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
--  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
+.  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
+.  -pc_spcg_mg <true>                  - an inner `PCMG` (`PCGAMG`) runs as a V-cycle in single precision where supported, see `PCSPCGSetMG()`
+-  -pc_spcg_mg_dense_max <2000>        - the largest coarse problem of that V-cycle factored densely, see `PCSPCGSetMG()`
 
    Level: intermediate
 
@@ -571,12 +606,16 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    The per-application statistics of the device loop are read from the device only when asked for
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
+   An inner `PCMG` or `PCGAMG` (`PCSPCGSetInnerPC()`, or the PC `KSPMPCG` wraps) whose levels are smoothed by
+   `KSPCHEBYSHEV` or `KSPRICHARDSON` with `PCJACOBI` runs, on one process with host vectors, as a V-cycle in
+   single precision inside the inner loop (see `PCSPCGSetMG()`); otherwise it is applied in double precision.
+
    References:
 +  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer
 -  * - Y. Notay, Flexible conjugate gradients, SIAM J. Sci. Comput. 22(4), 1444-1460, 2000
 
 .seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`, `PCSPCGSetInnerPC()`,
-          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGSetExchange()`, `PCSPCGFormat`
+          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGSetExchange()`, `PCSPCGSetMG()`, `PCSPCGFormat`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 {
@@ -587,6 +626,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   s->max_it                = 50;
   s->graph                 = PETSC_TRUE;
   s->exchange              = PETSC_JAGGED_EXCHANGE_MPI;
+  s->usemg                 = PETSC_TRUE;
+  s->mgdensemax            = PCSPCG_MG_DENSE_MAX;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
   pc->ops->apply           = PCApply_SPCG;
@@ -608,6 +649,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", PCSPCGGetUseCUDAGraph_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", PCSPCGSetExchange_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetExchange_C", PCSPCGGetExchange_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMG_C", PCSPCGSetMG_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMG_C", PCSPCGGetMG_SPCG));
   PetscCall(PetscJaggedCiteJDSCG());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -997,5 +1040,77 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(exchange, 2);
   PetscUseMethod(pc, "PCSPCGGetExchange_C", (PC, PetscJaggedExchange *), (pc, exchange));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetMG - Sets whether an inner `PCMG` (or `PCGAMG`) of `PCSPCG` runs as a V-cycle in single precision inside the inner CG
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSPCG` preconditioner
+- flg - `PETSC_TRUE` (default) for the single-precision V-cycle where supported, `PETSC_FALSE` to apply the `PCMG` in double precision
+
+  Options Database Keys:
++ -pc_spcg_mg <bool>         - the single-precision V-cycle
+- -pc_spcg_mg_dense_max <n>  - the largest coarse problem factored densely (default 2000)
+
+  Level: intermediate
+
+  Notes:
+  After the double-precision set-up of the inner `PCMG` (`PCSPCGSetInnerPC()`, or the PC that `KSPMPCG` wraps),
+  `PCSPCG` makes a single-precision image of its hierarchy: each level's operator in the format of the
+  operator's own copy (DIA where it pays, else pJDS; the inner CG's copy where it is the same operator), the
+  interpolation in CSR, the restriction an explicit transposed copy of it in CSR (or `PCMG`'s own restriction),
+  each smoother with the parameters of the double set-up, and the coarse solve: where `PCMG` solves the coarse
+  problem directly (`KSPPREONLY` with `PCLU` or `PCCHOLESKY`, also as the single block of `PCBJACOBI` or in
+  `PCREDUNDANT`, as `PCGAMG` does) and it has at most `-pc_spcg_mg_dense_max` rows, a dense LU factored in
+  double precision and solved in single precision; otherwise `PCMG`'s own coarse solve, applied in double
+  precision. The V-cycle then runs in single precision at each inner iteration, with the same steps as `PCMG`'s.
+
+  Supported: the multiplicative V-cycle (one cycle per application), on every level but the coarsest smoothers
+  `KSPCHEBYSHEV` of the first kind (with the eigenvalue bounds the double set-up estimated; read for PETSc 3.26)
+  or `KSPRICHARDSON` with a fixed damping, each preconditioned by `PCJACOBI` (any variant: its inverse diagonal
+  is taken from the double one), without norms, on AIJ operators without a null space, with AIJ transfers, on
+  one process, with host vectors. Anything else (other smoothers or level preconditioners, W-cycles, additive,
+  full or Kaskade multigrid, several processes, the inner loop on the GPU) keeps the `PCMG` in double
+  precision; `PCView()` and `-info` say why. `PCView()` shows the levels, their sizes, storage and the bytes of
+  the image.
+
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetMG()`, `PCSPCGSetInnerPC()`, `KSPMPCG`, `PCMG`, `PCGAMG`
+@*/
+PetscErrorCode PCSPCGSetMG(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCSPCGSetMG_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetMG - Gets whether an inner `PCMG` (or `PCGAMG`) of `PCSPCG` is to run as a V-cycle in single precision
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. flg - whether the single-precision V-cycle is requested (`PCView()` says whether it runs, and why not)
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetMG()`
+@*/
+PetscErrorCode PCSPCGGetMG(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(flg, 2);
+  PetscUseMethod(pc, "PCSPCGGetMG_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -12,7 +12,7 @@
   The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
   the host: DIA when format allows and it pays, else pJDS (auto, pjds), else CSR
 */
-static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
+PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
 {
   const PetscInt *ai, *aj;
   PetscInt        m;
@@ -38,7 +38,7 @@ static PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat fo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
+PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
 {
   PetscFunctionBegin;
   if (c->ops) PetscCall((*c->ops->destroy)(c));

@@ -215,4 +215,10 @@ static PetscErrorCode PCSPCGCSRDescribe(const PCSPCGBlock *c, const char *unit, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsCSR = {PCSPCGCSRMultHost, PCSPCGCSRMultDevice, PCSPCGCSRDescribe, PCSPCGCSRDestroy};
+/* values, columns, row offsets and, for a block of its nonempty rows, their rows (the matrix's own indices counted too) */
+static size_t PCSPCGCSRBytes(const PCSPCGBlock *c)
+{
+  return sizeof(PetscJaggedScalarSingle) * c->nnz + sizeof(PetscInt) * (c->nnz + c->nrows + 1 + (c->rows ? c->nrows : 0));
+}
+
+const PCSPCGBlockOps PCSPCGBlockOpsCSR = {PCSPCGCSRMultHost, PCSPCGCSRMultDevice, PCSPCGCSRDescribe, PCSPCGCSRDestroy, PCSPCGCSRBytes};

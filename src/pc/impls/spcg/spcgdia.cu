@@ -175,4 +175,10 @@ static PetscErrorCode PCSPCGDIADestroy(PCSPCGBlock *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsDIA = {PCSPCGDIAMultHost, PCSPCGDIAMultDevice, PCSPCGDIADescribe, PCSPCGDIADestroy};
+/* the values, one array of nrows a diagonal: no index at all */
+static size_t PCSPCGDIABytes(const PCSPCGBlock *c)
+{
+  return sizeof(PetscJaggedScalarSingle) * c->ndiag * c->nrows;
+}
+
+const PCSPCGBlockOps PCSPCGBlockOpsDIA = {PCSPCGDIAMultHost, PCSPCGDIAMultDevice, PCSPCGDIADescribe, PCSPCGDIADestroy, PCSPCGDIABytes};

@@ -18,13 +18,14 @@ static PetscErrorCode PCSPCGHostDot(PC pc, const PetscJaggedScalarSingle a[], co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z = M r with the inner preconditioner: D^{-1} r (Jacobi), r (none), or the other PC applied in double precision */
+/* z = M r with the inner preconditioner: D^{-1} r (Jacobi), r (none), the V-cycle of an inner PCMG's single-precision image, or the other PC applied in double precision */
 static PetscErrorCode PCSPCGHostPrecondition(PC pc)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
-  if (s->other) {
+  if (s->mg) PetscCall(PCSPCGMGApplyHost(s->mg, s->r, s->z));
+  else if (s->other) {
     PetscScalar       *ra;
     const PetscScalar *za;
 

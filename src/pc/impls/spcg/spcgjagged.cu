@@ -134,4 +134,12 @@ static PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsPJDS = {PCSPCGJaggedMultHost, PCSPCGJaggedMultDevice, PCSPCGJaggedDescribe, PCSPCGJaggedDestroy};
+/* the slots' values and 4-byte columns, padding included, and the row structure of both parts */
+static size_t PCSPCGJaggedBytes(const PCSPCGBlock *c)
+{
+  const jagged::Format &f = c->jagged->format;
+
+  return sizeof(PetscJaggedScalarSingle) * (size_t)f.nslots + sizeof(int) * ((size_t)f.nslots + 2 * (size_t)f.nsorted + f.ndiag + 1 + 2 * (size_t)f.nlong + 1);
+}
+
+const PCSPCGBlockOps PCSPCGBlockOpsPJDS = {PCSPCGJaggedMultHost, PCSPCGJaggedMultDevice, PCSPCGJaggedDescribe, PCSPCGJaggedDestroy, PCSPCGJaggedBytes};

@@ -1,0 +1,465 @@
+/*
+   PCSPCG's single-precision image of a PCMG (PCGAMG) hierarchy, whose V-cycle (spcgmghost.c) replaces the
+   inner PCMG applied in double precision inside the inner CG. Made after PCMG's double set-up, from what it
+   left: each level's operator as a PCSPCGBlock (DIA where it pays, else pJDS), the interpolation and the
+   restriction in CSR (the restriction an explicit transposed copy of the interpolation when PCMG restricts
+   with it: a product by rows, without the scattered sums of a transposed product), each smoother (Chebyshev
+   of the first kind with the eigenvalue bounds the double set-up estimated, or Richardson, both with
+   Jacobi: the inverse diagonal in single precision), and the coarse solve (a dense LU factored in double,
+   its factors in single precision, where PCMG solves the coarse problem exactly and it is small enough;
+   else PCMG's own coarse KSP in double). Anything else keeps the double path, with the reason in
+   PetscInfo() and PCView().
+*/
+#include <petscjagged/private/spcgimpl.h>
+#include <petsc/private/pcmgimpl.h>
+#include <petsc/private/kspimpl.h>
+#include <petscblaslapack.h>
+
+PetscLogEvent PC_SPCG_MGSetUp, PC_SPCG_VCycle;
+
+/*
+  The eigenvalue bounds of a KSPCHEBYSHEV, which PETSc has no getter for: the head of its private KSP_Chebyshev
+  (src/ksp/ksp/impls/cheby/chebyshevimpl.h, not installed), read as KSPSolve_Chebyshev_FirstKind() reads
+  them (KSPChebyshevGetEigenvalues_Chebyshev()); the layout is that of PETSc 3.26. Likewise the head of
+  KSP_Richardson (richardsonimpl.h, not installed either) for its damping. The tests compare the V-cycle
+  with PCMG's, which a wrong layout fails.
+*/
+#if PETSC_VERSION_GE(3, 26, 0) && PETSC_VERSION_LT(3, 27, 0)
+  #define PCSPCG_MG_KSP_HEADS 1
+typedef struct {
+  PetscReal  emin, emax;                   /* set, or computed and transformed */
+  PetscReal  emin_computed, emax_computed; /* computed by the estimator */
+  PetscReal  emin_provided, emax_provided; /* provided by PCGAMG */
+  PetscReal *betas;                        /* fourth kind's */
+  PetscInt   num_betas_alloc;
+  KSP        kspest;   /* the estimator */
+  PetscReal  tform[4]; /* from the estimates to the bounds */
+} PCSPCGChebyshevHead;
+
+typedef struct {
+  PetscReal scale;     /* the damping */
+  PetscBool selfscale; /* a damping chosen at each step */
+} PCSPCGRichardsonHead;
+#endif
+
+/* The sequential AIJ matrix that holds M on one process (M itself, or the diagonal block of an MPIAIJ M), or NULL */
+static PetscErrorCode PCSPCGMGSeqAIJ(Mat M, Mat *seq)
+{
+  PetscBool isseq, ismpi;
+
+  PetscFunctionBegin;
+  *seq = NULL;
+  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATSEQAIJ, &isseq));
+  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATMPIAIJ, &ismpi));
+  if (isseq) *seq = M;
+  else if (ismpi) PetscCall(MatMPIAIJGetSeqAIJ(M, seq, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The CSR copy of a sequential AIJ matrix B on the host, in single precision */
+static PetscErrorCode PCSPCGMGCSRCreate(Mat B, PCSPCGBlock *c)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        m;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
+  c->nnz = ai[m];
+  PetscCall(MatGetSize(B, NULL, &c->ncols));
+  PetscCall(PCSPCGCSRCreate(B, m, ai, aj, PETSC_FALSE, c));
+  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  A level's smoother as the double set-up left it: KSPCHEBYSHEV (first kind) or KSPRICHARDSON (fixed damping)
+  with PCJACOBI on the operator A, a fixed number of steps (no norm, no convergence test), left
+  preconditioned; else *why says what is not supported
+*/
+static PetscErrorCode PCSPCGMGSmootherRead(KSP ksp, Mat A, PetscInt n, PCSPCGMGSmoother *sm, const char **why)
+{
+  PC        jac;
+  Mat       Amat;
+  PetscBool cheb, rich, isjac;
+  Vec       ones, d;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCHEBYSHEV, &cheb));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPRICHARDSON, &rich));
+  PetscCall(KSPGetPC(ksp, &jac));
+  PetscCall(PetscObjectTypeCompare((PetscObject)jac, PCJACOBI, &isjac));
+  PetscCall(KSPGetOperators(ksp, &Amat, NULL));
+  if (!cheb && !rich) *why = "a level smoother is neither Chebyshev nor Richardson";
+  else if (!isjac) *why = "a level smoother is not preconditioned by Jacobi";
+  else if (Amat != A) *why = "a level smoother's operator is not the level's residual operator";
+  else if (ksp->normtype != KSP_NORM_NONE) *why = "a level smoother computes norms (it may stop early)";
+  else if (ksp->pc_side != PC_LEFT) *why = "a level smoother is right preconditioned";
+  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PCSPCG_MG_KSP_HEADS)
+  if (cheb) {
+    const PCSPCGChebyshevHead *h = (const PCSPCGChebyshevHead *)ksp->data;
+    KSPChebyshevKind           kind;
+
+    PetscCall(KSPChebyshevGetKind(ksp, &kind));
+    if (kind != KSP_CHEBYSHEV_FIRST) {
+      *why = "a level smoother is Chebyshev of the fourth kind";
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    sm->type = PCSPCG_MG_CHEBYSHEV;
+    if (h->emax != 0.) sm->emax = h->emax;
+    else if (h->emax_computed != 0.) sm->emax = h->tform[2] * h->emin_computed + h->tform[3] * h->emax_computed;
+    else sm->emax = h->tform[2] * h->emin_provided + h->tform[3] * h->emax_provided;
+    if (h->emin != 0.) sm->emin = h->emin;
+    else if (h->emin_computed != 0.) sm->emin = h->tform[0] * h->emin_computed + h->tform[1] * h->emax_computed;
+    else sm->emin = h->tform[0] * h->emin_provided + h->tform[1] * h->emax_provided;
+    if (!(sm->emax > sm->emin && sm->emin > 0)) {
+      *why = "a Chebyshev smoother has no positive eigenvalue bounds after the double set-up";
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  } else {
+    const PCSPCGRichardsonHead *h = (const PCSPCGRichardsonHead *)ksp->data;
+
+    if (h->selfscale) {
+      *why = "a Richardson smoother chooses its damping at each step (self-scaling)";
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    sm->type  = PCSPCG_MG_RICHARDSON;
+    sm->scale = h->scale;
+  }
+#else
+  *why = "the smoothers' parameters are read for PETSc 3.26 only";
+  PetscFunctionReturn(PETSC_SUCCESS);
+#endif
+  PetscCall(KSPGetTolerances(ksp, NULL, NULL, NULL, &sm->its));
+  /* Jacobi's inverse diagonal, whichever its variant: the PC applied to ones */
+  PetscCall(MatCreateVecs(A, &ones, &d));
+  PetscCall(VecSet(ones, 1.0));
+  PetscCall(PCApply(jac, ones, d));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &sm->dinv));
+  {
+    const PetscScalar *da;
+
+    PetscCall(VecGetArrayRead(d, &da));
+    for (PetscInt i = 0; i < n; i++) sm->dinv[i] = (PetscJaggedScalarSingle)da[i];
+    PetscCall(VecRestoreArrayRead(d, &da));
+  }
+  PetscCall(VecDestroy(&ones));
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the coarse KSP solves exactly: KSPPREONLY with LU or Cholesky, directly or as the one block of block Jacobi or PCREDUNDANT */
+static PetscErrorCode PCSPCGMGCoarseIsDirect(KSP ksp, PetscBool *direct)
+{
+  PC        pc;
+  PetscBool preonly, bjac, red;
+
+  PetscFunctionBegin;
+  *direct = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &preonly, KSPPREONLY, KSPNONE, ""));
+  if (!preonly) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, direct, PCLU, PCCHOLESKY, ""));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &bjac));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCREDUNDANT, &red));
+  if (bjac) {
+    KSP     *sub;
+    PetscInt nlocal;
+
+    PetscCall(PCBJacobiGetSubKSP(pc, &nlocal, NULL, &sub));
+    if (nlocal == 1) PetscCall(PCSPCGMGCoarseIsDirect(sub[0], direct));
+  } else if (red) {
+    KSP sub;
+
+    PetscCall(PCRedundantGetKSP(pc, &sub));
+    PetscCall(PCSPCGMGCoarseIsDirect(sub, direct));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The dense LU of the coarse operator A (n rows): factored in double with partial pivoting, kept in single precision, row-major; *singular on a zero pivot */
+static PetscErrorCode PCSPCGMGDenseFactor(Mat A, PetscInt n, PCSPCGMG mg, PetscBool *singular)
+{
+  PetscScalar *a;
+  PetscBLASInt bn, info, *ipiv;
+
+  PetscFunctionBegin;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscCalloc1((size_t)n * n, &a));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &ipiv));
+  for (PetscInt i = 0; i < n; i++) { /* column-major for LAPACK */
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++) a[i + (size_t)cols[k] * n] = vals[k];
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
+  }
+  PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
+  PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, a, &bn, ipiv, &info));
+  PetscCall(PetscFPTrapPop());
+  PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrf: argument %d invalid", -(int)info);
+  *singular = (PetscBool)(info > 0);
+  if (!*singular) {
+    PetscCall(PetscMalloc1((size_t)n * n, &mg->lu));
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &mg->piv));
+    for (PetscInt i = 0; i < n; i++) {
+      mg->piv[i] = (PetscInt)ipiv[i] - 1;
+      for (PetscInt j = 0; j < n; j++) mg->lu[(size_t)i * n + j] = (PetscJaggedScalarSingle)a[i + (size_t)j * n];
+    }
+    PetscCall(PetscLogFlops(2.0 * n * n * n / 3.0));
+  }
+  PetscCall(PetscFree(a));
+  PetscCall(PetscFree(ipiv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *pmg)
+{
+  PCSPCGMG mg = *pmg;
+
+  PetscFunctionBegin;
+  if (!mg) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 0; l < mg->nlevels; l++) {
+    PCSPCGMGLevel *lv = &mg->level[l];
+
+    PetscCall(PCSPCGBlockDestroy(&lv->op));
+    PetscCall(PCSPCGBlockDestroy(&lv->interp));
+    PetscCall(PCSPCGBlockDestroy(&lv->restr));
+    if (lv->up.dinv != lv->down.dinv) PetscCall(PetscFree(lv->up.dinv));
+    PetscCall(PetscFree(lv->down.dinv));
+    PetscCall(PetscFree5(lv->b, lv->x, lv->r, lv->w[0], lv->w[1]));
+    PetscCall(MatDestroy(&lv->A));
+    PetscCall(MatDestroy(&lv->P));
+    PetscCall(MatDestroy(&lv->R));
+  }
+  PetscCall(PetscFree(mg->level));
+  PetscCall(PetscFree(mg->lu));
+  PetscCall(PetscFree(mg->piv));
+  PetscCall(KSPDestroy(&mg->coarse));
+  PetscCall(VecDestroy(&mg->cb));
+  PetscCall(VecDestroy(&mg->cx));
+  PetscCall(PetscFree(*pmg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the PCMG pc runs a V-cycle the image can reproduce; else *why */
+static PetscErrorCode PCSPCGMGSupported(PC pc, const char **why)
+{
+  PC_MG      *mg = (PC_MG *)pc->data;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size > 1) *why = "several processes (the image is built on one process only)";
+  else if (mg->am != PC_MG_MULTIPLICATIVE) *why = "the multigrid type is not multiplicative";
+  else if (mg->cyclesperpcapply != 1) *why = "more than one cycle per application";
+  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 1; l < mg->nlevels; l++) {
+    PC_MG_Levels *lv = mg->levels[l];
+
+    if (lv->cycles != 1 && l > 1) *why = "a W-cycle";
+    else if (lv->cr) *why = "compatible relaxation";
+    else if (lv->residual != PCMGResidualDefault) *why = "a level residual of the user's";
+    if (*why) break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Makes the image of the set-up PCMG mgpc; *why instead where it cannot be made (mg stays NULL) */
+static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char **why)
+{
+  PC_SPCG  *s   = (PC_SPCG *)pc->data;
+  PC_MG    *pcmg = (PC_MG *)mgpc->data;
+  PCSPCGMG  mg;
+  PetscInt  L = pcmg->nlevels;
+
+  PetscFunctionBegin;
+  *pmg = NULL;
+  PetscCall(PCSPCGMGSupported(mgpc, why));
+  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscNew(&mg));
+  mg->nlevels = L;
+  PetscCall(PetscCalloc1(L, &mg->level));
+  for (PetscInt l = 0; l < L && !*why; l++) { /* the operators first: all must have a sequential AIJ form */
+    PC_MG_Levels  *ml = pcmg->levels[l];
+    PCSPCGMGLevel *lv = &mg->level[l];
+    Mat            A, seq;
+    MatNullSpace   nsp;
+
+    if (l) A = ml->A;
+    else PetscCall(KSPGetOperators(ml->smoothd, &A, NULL));
+    PetscCall(PCSPCGMGSeqAIJ(A, &seq));
+    PetscCall(MatGetNullSpace(A, &nsp));
+    if (!seq) *why = "a level operator is not an AIJ matrix";
+    else if (nsp) *why = "a level operator has a null space";
+    if (*why) break;
+    PetscCall(PetscObjectReference((PetscObject)A));
+    lv->A = A;
+    PetscCall(MatGetLocalSize(A, &lv->n, NULL));
+  }
+  for (PetscInt l = 1; l < L && !*why; l++) { /* the smoothers */
+    PC_MG_Levels  *ml = pcmg->levels[l];
+    PCSPCGMGLevel *lv = &mg->level[l];
+
+    PetscCall(PCSPCGMGSmootherRead(ml->smoothd, lv->A, lv->n, &lv->down, why));
+    if (*why) break;
+    if (ml->smoothu == ml->smoothd) lv->up = lv->down;
+    else PetscCall(PCSPCGMGSmootherRead(ml->smoothu, lv->A, lv->n, &lv->up, why));
+  }
+  for (PetscInt l = 1; l < L && !*why; l++) { /* the transfers: P fine x coarse, R coarse x fine */
+    PC_MG_Levels  *ml = pcmg->levels[l];
+    PCSPCGMGLevel *lv = &mg->level[l];
+    Mat            P = ml->interpolate, R = ml->restrct ? ml->restrct : ml->interpolate, seq;
+    PetscInt       pm, rm;
+    const PetscInt nc = mg->level[l - 1].n;
+
+    PetscCall(MatGetLocalSize(P, &pm, NULL));
+    PetscCall(MatGetLocalSize(R, &rm, NULL));
+    if (pm == nc) { /* given coarse x fine: MatInterpolate() multiplies by its transpose */
+      PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &lv->P));
+    } else {
+      PetscCall(PetscObjectReference((PetscObject)P));
+      lv->P = P;
+    }
+    if (rm == nc) {
+      PetscCall(PetscObjectReference((PetscObject)R));
+      lv->R = R;
+    } else { /* MatRestrict() by R^T: made explicit */
+      PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &lv->R));
+      lv->transposed = PETSC_TRUE;
+    }
+    PetscCall(PCSPCGMGSeqAIJ(lv->P, &seq));
+    if (!seq) {
+      *why = "an interpolation is not an AIJ matrix";
+      break;
+    }
+    PetscCall(PCSPCGMGCSRCreate(seq, &lv->interp));
+    PetscCall(PCSPCGMGSeqAIJ(lv->R, &seq));
+    if (!seq) {
+      *why = "a restriction is not an AIJ matrix";
+      break;
+    }
+    PetscCall(PCSPCGMGCSRCreate(seq, &lv->restr));
+  }
+  if (*why) {
+    PetscCall(PCSPCGMGDestroy(&mg));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the level operators' copies: PCSPCG's own where it is the same operator on one process */
+  for (PetscInt l = 1; l < L; l++) {
+    PCSPCGMGLevel *lv = &mg->level[l];
+    Mat            seq;
+
+    if (s->hasblocks && !s->halo && lv->A == pc->pmat) lv->opp = &s->block[0];
+    else {
+      PetscCall(PCSPCGMGSeqAIJ(lv->A, &seq));
+      PetscCall(PCSPCGBlockCreate(seq, PETSC_FALSE, PCSPCG_FORMAT_AUTO, &lv->op));
+      lv->opp = &lv->op;
+    }
+  }
+  { /* the coarse solve */
+    PCSPCGMGLevel *c = &mg->level[0];
+    PetscBool      direct, singular = PETSC_TRUE;
+
+    PetscCall(PCSPCGMGCoarseIsDirect(pcmg->levels[0]->smoothd, &direct));
+    if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
+    else if (c->n > s->mgdensemax) mg->coarsewhy = "the coarse problem is larger than -pc_spcg_mg_dense_max";
+    else {
+      PetscCall(PCSPCGMGDenseFactor(c->A, c->n, mg, &singular));
+      if (singular) mg->coarsewhy = "the coarse operator has a zero pivot";
+    }
+    mg->dense = (PetscBool)!mg->coarsewhy;
+    if (!mg->dense) {
+      PetscCall(PetscObjectReference((PetscObject)pcmg->levels[0]->smoothd));
+      mg->coarse = pcmg->levels[0]->smoothd;
+      PetscCall(MatCreateVecs(c->A, &mg->cx, &mg->cb));
+      PetscCall(PetscInfo(pc, "Coarse solve of the single-precision V-cycle in double precision: %s\n", mg->coarsewhy));
+    }
+  }
+  /* the vectors, the flops of one V-cycle and the bytes of the image */
+  for (PetscInt l = 0; l < L; l++) {
+    PCSPCGMGLevel *lv = &mg->level[l];
+    const PetscInt n  = PetscMax(lv->n, 1);
+
+    PetscCall(PetscMalloc5(n, &lv->b, n, &lv->x, n, &lv->r, l ? n : 0, &lv->w[0], l ? n : 0, &lv->w[1]));
+    if (!l) {
+      mg->flops += mg->dense ? 2.0 * lv->n * lv->n : 0; /* the double coarse KSP logs its own */
+      mg->bytes += mg->dense ? sizeof(PetscJaggedScalarSingle) * (size_t)lv->n * lv->n + sizeof(PetscInt) * (size_t)lv->n : 0;
+      continue;
+    }
+    {
+      const PetscLogDouble nnz = (PetscLogDouble)lv->opp->nnz, steps = (PetscLogDouble)(lv->down.its + lv->up.its + 1); /* the residual: one product more */
+
+      mg->flops += steps * (2.0 * nnz + 6.0 * lv->n) + 2.0 * (lv->interp.nnz + lv->restr.nnz);
+    }
+    mg->bytes += (lv->opp == &lv->op ? (*lv->op.ops->bytes)(&lv->op) : 0) + (*lv->interp.ops->bytes)(&lv->interp) + (*lv->restr.ops->bytes)(&lv->restr);
+    mg->bytes += sizeof(PetscJaggedScalarSingle) * (size_t)lv->n * (lv->up.dinv != lv->down.dinv ? 2 : 1);
+  }
+  *pmg = mg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  After the inner PC's set-up: when it is a PCMG (PCGAMG) and -pc_spcg_mg, its single-precision image replaces
+  the double path (s->other); else s->mgwhy says why not. The host loop only: the device loop keeps the double path.
+*/
+PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu)
+{
+  PC_SPCG  *s = (PC_SPCG *)pc->data;
+  PetscBool ismg;
+
+  PetscFunctionBegin;
+  PetscCall(PCSPCGMGDestroy(&s->mg));
+  s->mgwhy = NULL;
+  if (!s->other) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)s->other, &ismg, PCMG, PCGAMG, ""));
+  if (!ismg) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!s->usemg) s->mgwhy = "-pc_spcg_mg 0";
+  else if (gpu) s->mgwhy = "no V-cycle on the GPU yet (the inner loop runs on the GPU)";
+  else {
+    PetscCall(PetscLogEventBegin(PC_SPCG_MGSetUp, pc, 0, 0, 0));
+    PetscCall(PCSPCGMGCreate(pc, s->other, &s->mg, &s->mgwhy));
+    PetscCall(PetscLogEventEnd(PC_SPCG_MGSetUp, pc, 0, 0, 0));
+  }
+  if (s->mg) {
+    s->other = NULL;
+    PetscCall(PetscInfo(pc, "The inner PCMG runs as a single-precision V-cycle on %" PetscInt_FMT " levels, %zu bytes\n", s->mg->nlevels, s->mg->bytes));
+  } else PetscCall(PetscInfo(pc, "The inner PCMG is applied in double precision: %s\n", s->mgwhy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The levels of the image: sizes, storage, smoothers, bytes */
+PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
+{
+  const char *unit = PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte";
+  char        line[160];
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  single-precision V-cycle: %" PetscInt_FMT " levels, %.3g MB in all\n", mg->nlevels, (double)mg->bytes / 1e6));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  for (PetscInt l = mg->nlevels - 1; l > 0; l--) {
+    const PCSPCGMGLevel *lv = &mg->level[l];
+
+    PetscCall((*lv->opp->ops->describe)(lv->opp, unit, line, sizeof(line)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT ": %" PetscInt_FMT " rows, operator %s%s\n", l, lv->n, line, lv->opp == &lv->op ? "" : " (the inner CG's copy)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    interpolation CSR (%" PetscInt_FMT " nonzeros), restriction CSR (%" PetscInt_FMT " nonzeros%s)\n", lv->interp.nnz, lv->restr.nnz, lv->transposed ? ", the interpolation's explicit transpose" : ""));
+    for (PetscInt k = 0; k < (lv->up.dinv == lv->down.dinv ? 1 : 2); k++) {
+      const PCSPCGMGSmoother *sm  = k ? &lv->up : &lv->down;
+      const char             *way = lv->up.dinv == lv->down.dinv ? "smoother" : (k ? "post-smoother" : "pre-smoother");
+
+      if (sm->type == PCSPCG_MG_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, "    %s Chebyshev, degree %" PetscInt_FMT ", eigenvalue bounds [%g, %g], Jacobi\n", way, sm->its, (double)sm->emin, (double)sm->emax));
+      else PetscCall(PetscViewerASCIIPrintf(viewer, "    %s Richardson, %" PetscInt_FMT " steps, damping %g, Jacobi\n", way, sm->its, (double)sm->scale));
+    }
+  }
+  if (mg->dense) PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, dense LU factored in double, solved in single precision\n", mg->level[0].n));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, PCMG's coarse solve in double precision (%s)\n", mg->level[0].n, mg->coarsewhy));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,166 @@
+/*
+   The V-cycle of PCSPCG's single-precision image of a PCMG hierarchy (spcgmg.c) on the host: the inner
+   preconditioner of the host inner loop (spcghost.c), and the reference twin of a device V-cycle. It
+   repeats the steps of PCMG's multiplicative V-cycle (PCMGMCycle_Private()) and of its smoothers
+   (KSPSolve_Chebyshev_FirstKind(), KSPSolve_Richardson() with PCJACOBI and no norms) in the same order,
+   in single precision, with the level products by the blocks' host operations.
+*/
+#include <petscjagged/private/spcgimpl.h>
+
+/* r = b - A x on a level */
+static PetscErrorCode PCSPCGMGResidualHost(const PCSPCGMGLevel *lv, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle r[])
+{
+  PetscFunctionBegin;
+  PetscCall((*lv->opp->ops->multhost)(lv->opp, x, PETSC_FALSE, r));
+  for (PetscInt i = 0; i < lv->n; i++) r[i] = lv->b[i] - r[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  x = the Chebyshev smoother (first kind, degree sm->its, preconditioned by D^{-1}) applied to A x = b from x (zero: x is 0,
+  and b is the first residual), as KSPSolve_Chebyshev_FirstKind() runs it: p_0 = x, p_1 = p_0 + scale D^{-1} r_0, then
+  p_{k+1} = (1 - omega_k) p_{k-1} + omega_k p_k + omega_k scale D^{-1} (b - A p_k)
+*/
+static PetscErrorCode PCSPCGMGChebyshevHost(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero)
+{
+  const PetscReal                scale = 2.0 / (sm->emax + sm->emin), alpha = 1.0 - scale * sm->emin, mu = 1.0 / alpha, omegaprod = 2.0 / alpha;
+  const PetscJaggedScalarSingle *dinv  = sm->dinv, *b = lv->b;
+  PetscJaggedScalarSingle       *p[3] = {lv->x, lv->w[0], lv->w[1]}, *r = lv->r;
+  PetscInt                       km1 = 0, k = 1, kp1 = 2;
+  PetscReal                      c[3] = {1.0, mu, 0.0};
+
+  PetscFunctionBegin;
+  if (!sm->its) PetscFunctionReturn(PETSC_SUCCESS);
+  if (zero) {
+    const PetscJaggedScalarSingle s = (PetscJaggedScalarSingle)scale;
+
+    for (PetscInt i = 0; i < lv->n; i++) p[k][i] = s * dinv[i] * b[i] + p[km1][i];
+  } else {
+    const PetscJaggedScalarSingle s = (PetscJaggedScalarSingle)scale;
+
+    PetscCall(PCSPCGMGResidualHost(lv, p[km1], r));
+    for (PetscInt i = 0; i < lv->n; i++) p[k][i] = s * dinv[i] * r[i] + p[km1][i];
+  }
+  for (PetscInt it = 1; it < sm->its; it++) {
+    PetscReal               omega;
+    PetscJaggedScalarSingle a, o, os;
+    PetscInt                t;
+
+    c[kp1] = 2.0 * mu * c[k] - c[km1];
+    omega  = omegaprod * c[k] / c[kp1];
+    a      = (PetscJaggedScalarSingle)(1.0 - omega);
+    o      = (PetscJaggedScalarSingle)omega;
+    os     = (PetscJaggedScalarSingle)(omega * scale);
+    PetscCall(PCSPCGMGResidualHost(lv, p[k], r));
+    for (PetscInt i = 0; i < lv->n; i++) p[kp1][i] = a * p[km1][i] + o * p[k][i] + os * (dinv[i] * r[i]);
+    t   = km1;
+    km1 = k;
+    k   = kp1;
+    kp1 = t;
+  }
+  if (k) PetscCall(PetscArraycpy(lv->x, p[k], lv->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = Richardson's sm->its steps x += scale D^{-1} (b - A x) from x (zero: x is 0), as KSPSolve_Richardson() runs them without norms */
+static PetscErrorCode PCSPCGMGRichardsonHost(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero)
+{
+  const PetscJaggedScalarSingle s = (PetscJaggedScalarSingle)sm->scale;
+
+  PetscFunctionBegin;
+  for (PetscInt it = 0; it < sm->its; it++) {
+    const PetscJaggedScalarSingle *r = lv->r;
+
+    if (it == 0 && zero) r = lv->b;
+    else PetscCall(PCSPCGMGResidualHost(lv, lv->x, lv->r));
+    for (PetscInt i = 0; i < lv->n; i++) lv->x[i] += s * (sm->dinv[i] * r[i]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGMGSmoothHost(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero)
+{
+  PetscFunctionBegin;
+  if (sm->type == PCSPCG_MG_CHEBYSHEV) PetscCall(PCSPCGMGChebyshevHost(lv, sm, zero));
+  else PetscCall(PCSPCGMGRichardsonHost(lv, sm, zero));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = A^{-1} b on the coarsest level: the dense LU's triangular solves in single precision, or PCMG's coarse KSP in double */
+static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
+{
+  PCSPCGMGLevel *c = &mg->level[0];
+  const PetscInt n = c->n;
+
+  PetscFunctionBegin;
+  if (mg->dense) {
+    const PetscJaggedScalarSingle *lu = mg->lu;
+    PetscJaggedScalarSingle       *x  = c->x;
+
+    PetscCall(PetscArraycpy(x, c->b, n));
+    for (PetscInt i = 0; i < n; i++) { /* the row interchanges, in LAPACK's order */
+      const PetscJaggedScalarSingle t = x[i];
+
+      x[i]          = x[mg->piv[i]];
+      x[mg->piv[i]] = t;
+    }
+    for (PetscInt i = 0; i < n; i++) { /* L y = P b, L unit lower triangular */
+      PetscJaggedScalarSingle sum = x[i];
+
+      for (PetscInt j = 0; j < i; j++) sum -= lu[(size_t)i * n + j] * x[j];
+      x[i] = sum;
+    }
+    for (PetscInt i = n - 1; i >= 0; i--) { /* U x = y */
+      PetscJaggedScalarSingle sum = x[i];
+
+      for (PetscInt j = i + 1; j < n; j++) sum -= lu[(size_t)i * n + j] * x[j];
+      x[i] = sum / lu[(size_t)i * n + i];
+    }
+  } else {
+    PetscScalar       *ba;
+    const PetscScalar *xa;
+
+    PetscCall(VecGetArrayWrite(mg->cb, &ba));
+    for (PetscInt i = 0; i < n; i++) ba[i] = (PetscScalar)c->b[i];
+    PetscCall(VecRestoreArrayWrite(mg->cb, &ba));
+    PetscCall(KSPSolve(mg->coarse, mg->cb, mg->cx));
+    PetscCall(VecGetArrayRead(mg->cx, &xa));
+    for (PetscInt i = 0; i < n; i++) c->x[i] = (PetscJaggedScalarSingle)xa[i];
+    PetscCall(VecRestoreArrayRead(mg->cx, &xa));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  z = V r: one V-cycle of the image in single precision from a zero guess, as PCMG's: on each level from the
+  finest down, pre-smoothing, the residual restricted to the next coarser level; the coarse solve; on each level
+  back up, the coarse correction interpolated and added, post-smoothing
+*/
+PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG mg, const PetscJaggedScalarSingle r[], PetscJaggedScalarSingle z[])
+{
+  const PetscInt L = mg->nlevels;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_SPCG_VCycle, 0, 0, 0, 0));
+  PetscCall(PetscArraycpy(mg->level[L - 1].b, r, mg->level[L - 1].n));
+  for (PetscInt l = L - 1; l > 0; l--) {
+    PCSPCGMGLevel *lv = &mg->level[l], *lc = &mg->level[l - 1];
+
+    PetscCall(PetscArrayzero(lv->x, lv->n));
+    PetscCall(PCSPCGMGSmoothHost(lv, &lv->down, PETSC_TRUE));
+    PetscCall(PCSPCGMGResidualHost(lv, lv->x, lv->r));
+    if (lv->restr.rows) PetscCall(PetscArrayzero(lc->b, lc->n)); /* a block of its nonempty rows adds into them */
+    PetscCall((*lv->restr.ops->multhost)(&lv->restr, lv->r, (PetscBool)(lv->restr.rows != NULL), lc->b));
+  }
+  PetscCall(PCSPCGMGCoarseHost(mg));
+  for (PetscInt l = 1; l < L; l++) {
+    PCSPCGMGLevel *lv = &mg->level[l];
+
+    PetscCall((*lv->interp.ops->multhost)(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x));
+    PetscCall(PCSPCGMGSmoothHost(lv, &lv->up, PETSC_FALSE));
+  }
+  PetscCall(PetscArraycpy(z, mg->level[L - 1].x, mg->level[L - 1].n));
+  PetscCall(PetscLogFlops(mg->flops));
+  PetscCall(PetscLogEventEnd(PC_SPCG_VCycle, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
