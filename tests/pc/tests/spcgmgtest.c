@@ -1,0 +1,243 @@
+static char help[] = "Checks PCSPCG's single-precision V-cycle (the image of an inner PCMG or PCGAMG) against PCMG's double V-cycle.\n\
+A 7-point Laplacian on an n^3 DMDA (Dirichlet), a PCMG on it set up in double (options without prefix: -pc_type mg\n\
+with the DMDA's interpolations and Galerkin coarse operators, or gamg on the assembled matrix), and a PCSPCG (prefix\n\
+spcg_) whose inner PC it is, with no inner iteration (-spcg_pc_spcg_max_it 0): PCSPCG then applies the V-cycle alone.\n\
+  -n <17>       grid points a direction\n\
+  -vectors <3>  random vectors compared\n\
+  -tol <1e-4>   bound on ||V_single r - V_double r|| / ||V_double r||\n\
+  -rho <0.5>    bound on the A-norm of the error one single-precision V-cycle leaves of a random solution, relative\n\
+  -perturb      also change the finest smoother's eigenvalue bounds in the double PCMG: the old image must then\n\
+                differ from it by more than 10 tol, and a new image match it again (checks the bounds are read)\n\
+  -expect_double  the V-cycle is not supported: the PCMG stays in double precision, applied to the residual rounded to\n\
+                single precision (checks the two agree to 1e-6 instead)\n\
+  -spcg_view    view the PCSPCG\n\n";
+
+#include <petscjagged.h>
+#include <petscdmda.h>
+
+/* The 7-point Laplacian on the n^3 DMDA da, Dirichlet conditions outside the grid */
+static PetscErrorCode Laplacian7(DM da, Mat *A)
+{
+  PetscInt xs, ys, zs, xm, ym, zm, n;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetInfo(da, NULL, &n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMCreateMatrix(da, A));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil  row = {.k = k, .j = j, .i = i}, col[7];
+        PetscScalar v[7];
+        PetscInt    nc = 0;
+
+        col[nc] = row;
+        v[nc++] = 6.0;
+        if (i > 0) col[nc] = (MatStencil){.k = k, .j = j, .i = i - 1}, v[nc++] = -1.0;
+        if (i < n - 1) col[nc] = (MatStencil){.k = k, .j = j, .i = i + 1}, v[nc++] = -1.0;
+        if (j > 0) col[nc] = (MatStencil){.k = k, .j = j - 1, .i = i}, v[nc++] = -1.0;
+        if (j < n - 1) col[nc] = (MatStencil){.k = k, .j = j + 1, .i = i}, v[nc++] = -1.0;
+        if (k > 0) col[nc] = (MatStencil){.k = k - 1, .j = j, .i = i}, v[nc++] = -1.0;
+        if (k < n - 1) col[nc] = (MatStencil){.k = k + 1, .j = j, .i = i}, v[nc++] = -1.0;
+        PetscCall(MatSetValuesStencil(*A, 1, &row, nc, col, v, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The PCSPCG (prefix spcg_) whose inner PC is mg, set up */
+static PetscErrorCode CreateSPCG(Mat A, PC mg, PC *spcg)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, spcg));
+  PetscCall(PCSetType(*spcg, PCSPCG));
+  PetscCall(PCSetOperators(*spcg, A, A));
+  PetscCall(PCSetOptionsPrefix(*spcg, "spcg_"));
+  PetscCall(PCSetFromOptions(*spcg));
+  PetscCall(PCSPCGSetInnerPC(*spcg, mg));
+  PetscCall(PCSetUp(*spcg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||z1 - z2|| / ||z2|| */
+static PetscErrorCode RelativeDifference(Vec z1, Vec z2, PetscReal *d)
+{
+  Vec       w;
+  PetscReal n2;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(z1, &w));
+  PetscCall(VecWAXPY(w, -1.0, z2, z1));
+  PetscCall(VecNorm(w, NORM_2, d));
+  PetscCall(VecNorm(z2, NORM_2, &n2));
+  PetscCheck(n2 > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The double V-cycle gave 0");
+  *d /= n2;
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The worst relative difference of spcg and mg over nv random vectors */
+static PetscErrorCode Compare(PC spcg, PC mg, PetscInt nv, PetscRandom rnd, PetscReal *worst)
+{
+  Vec r, zs, zd;
+  Mat A;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCGetOperators(mg, &A, NULL));
+  PetscCall(MatCreateVecs(A, &r, &zs));
+  PetscCall(VecDuplicate(zs, &zd));
+  *worst = 0;
+  for (PetscInt v = 0; v < nv; v++) {
+    PetscReal d;
+
+    PetscCall(VecSetRandom(r, rnd));
+    PetscCall(VecScale(r, (PetscScalar)PetscPowReal(10.0, (PetscReal)(3 * v - 3)))); /* PCSPCG scales r to unit norm inside */
+    PetscCall(PCApply(spcg, r, zs));
+    PetscCall(PCApply(mg, r, zd));
+    PetscCall(RelativeDifference(zs, zd, &d));
+    *worst = PetscMax(*worst, d);
+  }
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&zs));
+  PetscCall(VecDestroy(&zd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||x - V A x||_A / ||x||_A for a random x: the error one single-precision V-cycle leaves */
+static PetscErrorCode ErrorReduction(PC spcg, Mat A, PetscRandom rnd, PetscReal *rho)
+{
+  Vec         x, b, e, Ae;
+  PetscScalar ee, xx;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(x, &e));
+  PetscCall(VecDuplicate(x, &Ae));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(MatMult(A, x, b));
+  PetscCall(PCApply(spcg, b, e));
+  PetscCall(VecAYPX(e, -1.0, x));
+  PetscCall(MatMult(A, e, Ae));
+  PetscCall(VecDot(Ae, e, &ee));
+  PetscCall(VecDot(b, x, &xx));
+  *rho = PetscSqrtReal(PetscRealPart(ee) / PetscRealPart(xx));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&e));
+  PetscCall(VecDestroy(&Ae));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt    n = 17, nv = 3;
+  PetscReal   tol = 1e-4, rhomax = 0.5, worst, rho;
+  PetscBool   perturb = PETSC_FALSE, expectdouble = PETSC_FALSE, ismg;
+  char        type[64] = PCMG;
+  DM          da;
+  Mat         A;
+  PC          mg, spcg;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscJaggedInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-vectors", &nv, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rho", &rhomax, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-perturb", &perturb, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_double", &expectdouble, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", type, sizeof(type), NULL));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(Laplacian7(da, &A));
+
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &mg));
+  PetscCall(PCSetOperators(mg, A, A));
+  PetscCall(PCSetType(mg, type));
+  PetscCall(PetscObjectTypeCompare((PetscObject)mg, PCMG, &ismg));
+  if (ismg) { /* the DMDA's interpolations, the coarse operators by Galerkin products */
+    PetscCall(PCSetDM(mg, da));
+    PetscCall(PCMGSetGalerkin(mg, PC_MG_GALERKIN_BOTH));
+  }
+  PetscCall(PCSetFromOptions(mg));
+  PetscCall(PCSetUp(mg));
+  PetscCall(CreateSPCG(A, mg, &spcg));
+  PetscCall(PCViewFromOptions(spcg, NULL, "-view"));
+
+  PetscCall(Compare(spcg, mg, nv, rnd, &worst));
+  if (expectdouble) {
+    PetscCheck(worst < 1e-6, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCMG applied in double inside PCSPCG (to the rounded residual) differs from itself by %g", (double)worst);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle in double, as PCMG: ok\n"));
+  } else {
+    PetscCheck(worst < tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "V-cycle single vs double: relative difference %g, above %g", (double)worst, (double)tol);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle single vs double: ok\n"));
+    PetscCall(PetscInfo(NULL, "worst relative difference %g\n", (double)worst));
+  }
+  PetscCall(ErrorReduction(spcg, A, rnd, &rho));
+  PetscCheck(rho < rhomax, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "One V-cycle left %g of the error in the A-norm, above %g", (double)rho, (double)rhomax);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle reduces the error: ok\n"));
+  PetscCall(PetscInfo(NULL, "error reduction %g\n", (double)rho));
+
+  if (perturb) { /* other bounds on the finest smoother of the double PCMG: the old image must see the difference, a new one follow */
+    KSP      smoother;
+    PetscInt L;
+
+    PetscCall(PCMGGetLevels(mg, &L));
+    PetscCall(PCMGGetSmoother(mg, L - 1, &smoother));
+    PetscCall(KSPChebyshevSetEigenvalues(smoother, 4.0, 0.4));
+    PetscCall(Compare(spcg, mg, nv, rnd, &worst));
+    PetscCheck(worst > 10 * tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Other eigenvalue bounds changed the double V-cycle by only %g", (double)worst);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle single vs double with other bounds: differ\n"));
+    PetscCall(PCDestroy(&spcg));
+    PetscCall(CreateSPCG(A, mg, &spcg));
+    PetscCall(Compare(spcg, mg, nv, rnd, &worst));
+    PetscCheck(worst < tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "V-cycle single vs double, set bounds: relative difference %g, above %g", (double)worst, (double)tol);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle single vs double, set bounds: ok\n"));
+  }
+
+  PetscCall(PCDestroy(&spcg));
+  PetscCall(PCDestroy(&mg));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # PCMG with the DMDA's interpolations and Galerkin coarse operators, Chebyshev/Jacobi smoothers (degree 2), dense coarse LU
+   test:
+      suffix: mg_chebyshev
+      args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -perturb -spcg_view
+      filter: grep -E "V-cycle|level [0-9]+:|smoother|interpolation|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/"
+
+   # Richardson (damping 0.6) with Jacobi, three steps
+   test:
+      suffix: mg_richardson
+      args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_ksp_max_it 3 -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0
+
+   # distinct pre- and post-smoothers (degree 2 down, 3 up), and the coarse solve in double (PCMG's LU)
+   test:
+      suffix: mg_distinct_coarse_double
+      args: -pc_type mg -pc_mg_levels 4 -pc_mg_distinct_smoothup -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -mg_levels_up_ksp_max_it 3 -mg_levels_up_pc_type jacobi -spcg_pc_spcg_max_it 0 -spcg_pc_spcg_mg_dense_max 0 -spcg_view
+      filter: grep -E "V-cycle|level 0:|smoother|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/"
+
+   # PCGAMG on the assembled matrix: its Chebyshev/Jacobi smoothers with the bounds GAMG provides, its coarse block Jacobi LU
+   test:
+      suffix: gamg
+      args: -pc_type gamg -n 21 -spcg_pc_spcg_max_it 0 -spcg_view
+      filter: grep -E "V-cycle|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
+
+   # unsupported (SOR smoothers): the PCMG stays in double precision, and says why
+   test:
+      suffix: mg_sor_double
+      args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type sor -spcg_pc_spcg_max_it 0 -expect_double -spcg_view
+      filter: grep -E "V-cycle|no single-precision V-cycle|applied in double|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+
+TEST*/
