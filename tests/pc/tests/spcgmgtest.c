@@ -211,11 +211,12 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   # PCMG with the DMDA's interpolations and Galerkin coarse operators, Chebyshev/Jacobi smoothers (degree 2), dense coarse LU
+   # PCMG with the DMDA's interpolations and Galerkin coarse operators, Chebyshev/Jacobi smoothers (degree 2), dense coarse LU;
+   # the finest level shares the inner CG's DIA copy; the 27-point Galerkin operator is DIA in real, pJDS in complex
    test:
       suffix: mg_chebyshev
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -perturb -spcg_view
-      filter: grep -E "V-cycle|level [0-9]+:|smoother|interpolation|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/"
+      filter: grep -E "V-cycle|level [0-9]+:|smoother|interpolation|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
 
    # Richardson (damping 0.6) with Jacobi, three steps
    test:
