@@ -390,6 +390,22 @@ int main(int argc, char **argv)
       nsize: 2
       args: -problem ex45 -n 33 -pc mg -mg_levels 3 -rtol 1e-10 -inner_ratio 2
 
+   # PCMG with Chebyshev/Jacobi smoothers and PCGAMG (its defaults): the inner PC runs as PCSPCG's single-precision
+   # V-cycle (the view says so; spcgmgtest compares it with PCMG's); inner iterations at most twice CG's (10 and 11
+   # inner iterations where CG takes 11 and 11)
+   testset:
+      filter: grep -E "^(mpcg|cg) |double accuracy|inner iterations [0-9]|V-cycle run in single precision|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/^ +//"
+      test:
+         suffix: ex45_mg_jacobi_single
+         args: -problem ex45 -n 33 -pc mg -mg_levels 3 -mg_levels_pc_type jacobi -rtol 1e-10 -inner_ratio 2 -mpcg_view
+      test:
+         suffix: poisson3d_gamg_single
+         args: -problem poisson3d -n 24 -pc gamg -rtol 1e-10 -inner_ratio 2 -mpcg_view
+      test:
+         # the same with the PCMG applied in double inside the inner CG: today's path, the same outer and inner counts
+         suffix: ex45_mg_jacobi_double
+         args: -problem ex45 -n 33 -pc mg -mg_levels 3 -mg_levels_pc_type jacobi -rtol 1e-10 -inner_ratio 2 -mpcg_view -mpcg_pc_spcg_mg 0
+
    # problems MPCG cannot solve end with a divergence reason (the program checks it is negative)
    test:
       suffix: indefinite

@@ -17,6 +17,12 @@
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view
       filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+|the operator is not symmetric; directions conjugate from the left from outer iteration [0-9]+ on"
 
+   test:
+      # PCMG with Chebyshev/Jacobi smoothers on ex45's own coarse operators: the inner PC runs as PCSPCG's single-precision V-cycle
+      suffix: mg_jacobi
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view
+      filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+|mg, its V-cycle run in single precision|single-precision V-cycle: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
+
    # GPU (device suite): PCMG (Chebyshev/SOR smoothers on ex45's own coarse operators) and ILU (cuSPARSE) inside the inner loop
    test:
       suffix: gpu_mg

@@ -258,6 +258,7 @@ static PetscErrorCode PCSPCGMGSupported(PC pc, const char **why)
   *why = NULL;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) *why = "several processes (the image is built on one process only)";
+  else if (mg->nlevels < 2) *why = "a single level (its solve is the coarse solve)";
   else if (mg->am != PC_MG_MULTIPLICATIVE) *why = "the multigrid type is not multiplicative";
   else if (mg->cyclesperpcapply != 1) *why = "more than one cycle per application";
   if (*why) PetscFunctionReturn(PETSC_SUCCESS);
