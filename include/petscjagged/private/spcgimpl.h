@@ -74,6 +74,8 @@ struct _PCSPCGBlockOps {
   PetscErrorCode (*destroy)(PCSPCGBlock *);
   /* the bytes the block stores: values, indices, row structure */
   size_t (*bytes)(const PCSPCGBlock *);
+  /* a host block: its values again from B, the matrix it was made from, whose nonzero pattern has not changed */
+  PetscErrorCode (*refreshhost)(PCSPCGBlock *, Mat);
 };
 
 PETSC_INTERN const PCSPCGBlockOps PCSPCGBlockOpsCSR, PCSPCGBlockOpsDIA, PCSPCGBlockOpsPJDS;
@@ -110,6 +112,9 @@ typedef struct {
   PCSPCGBlock              interp;      /* P in CSR */
   PCSPCGBlock              restr;       /* R in CSR */
   PCSPCGMGSmoother         down, up;    /* pre- and post-smoother (up.dinv may be down.dinv: one KSP both ways) */
+  PetscObjectId            Aid, Pid, Rid;          /* PCMG's operator, interpolation and restriction the image was made from ... */
+  PetscObjectState         Anz, Pnz, Rnz;          /* ... their nonzero states then (another: the image is made anew) ... */
+  PetscObjectState         Astate, Pstate, Rstate; /* ... and their states at the last set-up (another: the values are refreshed) */
   PetscJaggedScalarSingle *b, *x, *r;   /* right-hand side, solution and residual of the level */
   PetscJaggedScalarSingle *w[2];        /* Chebyshev's other two iterates */
 } PCSPCGMGLevel;
@@ -124,6 +129,7 @@ struct _n_PCSPCGMG {
   KSP                      coarse;  /* the coarse KSP of PCMG (referenced), applied in double when not dense */
   Vec                      cb, cx;  /* its right-hand side and solution in double */
   const char              *coarsewhy; /* why the coarse solve is not dense */
+  PetscInt                 nrefresh; /* set-ups since the image was made that refreshed its values only */
   PetscLogDouble           flops;   /* of one V-cycle */
   size_t                   bytes;   /* of the image: matrices, inverse diagonals, coarse factors */
 };
@@ -182,7 +188,7 @@ PETSC_INTERN PetscErrorCode PCSPCGBlocksMultHost(PC, const PetscJaggedScalarSing
 PETSC_INTERN PetscErrorCode PCSPCGBlocksMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode PCSPCGBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool);
+PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool, PCSPCGMG);
 PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
 PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);

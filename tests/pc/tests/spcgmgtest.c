@@ -8,6 +8,8 @@ spcg_) whose inner PC it is, with no inner iteration (-spcg_pc_spcg_max_it 0): P
   -rho <0.5>    bound on the A-norm of the error one single-precision V-cycle leaves of a random solution, relative\n\
   -perturb      also change the finest smoother's eigenvalue bounds in the double PCMG: the old image must then\n\
                 differ from it by more than 10 tol, and a new image match it again (checks the bounds are read)\n\
+  -refresh     then change the operator's values (not its pattern), set both PCs up again and compare again: the image's\n\
+                values are refreshed (its view says so), not the image made anew\n\
   -expect_double  the V-cycle is not supported: the PCMG stays in double precision, applied to the residual rounded to\n\
                 single precision (checks the two agree to 1e-6 instead)\n\
   -spcg_view    view the PCSPCG\n\n";
@@ -133,7 +135,7 @@ int main(int argc, char **argv)
 {
   PetscInt    n = 17, nv = 3;
   PetscReal   tol = 1e-4, rhomax = 0.5, worst, rho;
-  PetscBool   perturb = PETSC_FALSE, expectdouble = PETSC_FALSE, ismg;
+  PetscBool   perturb = PETSC_FALSE, expectdouble = PETSC_FALSE, refresh = PETSC_FALSE, ismg;
   char        type[64] = PCMG;
   DM          da;
   Mat         A;
@@ -149,6 +151,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rho", &rhomax, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-perturb", &perturb, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_double", &expectdouble, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-refresh", &refresh, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", type, sizeof(type), NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));
@@ -200,6 +203,20 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle single vs double, set bounds: ok\n"));
   }
 
+  if (refresh) { /* new values, the same pattern: both PCs set up again (the image refreshed), compared again */
+    PetscCall(MatShift(A, 2.0));
+    PetscCall(MatScale(A, 0.25));
+    PetscCall(PCSetUp(mg));
+    PetscCall(PCSetUp(spcg));
+    PetscCall(PCViewFromOptions(spcg, NULL, "-view"));
+    PetscCall(Compare(spcg, mg, nv, rnd, &worst));
+    PetscCheck(worst < tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "V-cycle single vs double after new values: relative difference %g, above %g", (double)worst, (double)tol);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle single vs double after new values: ok\n"));
+    PetscCall(ErrorReduction(spcg, A, rnd, &rho));
+    PetscCheck(rho < rhomax, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "After new values, one V-cycle left %g of the error in the A-norm, above %g", (double)rho, (double)rhomax);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle reduces the error after new values: ok\n"));
+  }
+
   PetscCall(PCDestroy(&spcg));
   PetscCall(PCDestroy(&mg));
   PetscCall(MatDestroy(&A));
@@ -228,6 +245,12 @@ int main(int argc, char **argv)
       suffix: mg_distinct_coarse_double
       args: -pc_type mg -pc_mg_levels 4 -pc_mg_distinct_smoothup -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -mg_levels_up_ksp_max_it 3 -mg_levels_up_pc_type jacobi -spcg_pc_spcg_max_it 0 -spcg_pc_spcg_mg_dense_max 0 -spcg_view
       filter: grep -E "V-cycle|level 0:|smoother|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/"
+
+   # new values, the same pattern: the image's values refreshed (operators, Galerkin coarse operators, smoothers, coarse LU)
+   test:
+      suffix: mg_refresh
+      args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -refresh -spcg_view
+      filter: grep -E "V-cycle|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[0-9.]+ MB/N MB/"
 
    # PCGAMG on the assembled matrix: its Chebyshev/Jacobi smoothers with the bounds GAMG provides, its coarse block Jacobi LU
    test:

@@ -142,6 +142,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscBool      hasSingle, gpu, seqaij, mpiaij;
   char          *cuda;
   Vec            dinv = NULL;
+  PCSPCGMG       keep;
   PetscErrorCode (*f)(void);
 
   PetscFunctionBegin;
@@ -150,6 +151,8 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   gpu = (PetscBool)(cuda != NULL);
   PetscCall(PetscObjectQueryFunction((PetscObject)P, "MatJaggedMultSingle_C", &f));
   hasSingle = (PetscBool)(f != NULL);
+  keep      = s->mg; /* a values-only change refreshes it */
+  s->mg     = NULL;
   PetscCall(PCReset_SPCG(pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATSEQAIJCUSPARSE : MATSEQAIJ, &seqaij)); /* exactly: not a derived type */
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATMPIAIJCUSPARSE : MATMPIAIJ, &mpiaij));
@@ -167,7 +170,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   }
   PetscCall(MatGetLocalSize(P, &s->n, NULL));
   PetscCall(PCSPCGResolveInner(pc));
-  PetscCall(PCSPCGMGSetUp(pc, gpu)); /* an inner PCMG: its single-precision V-cycle in place of other, where supported */
+  PetscCall(PCSPCGMGSetUp(pc, gpu, keep)); /* an inner PCMG: its single-precision V-cycle in place of other, where supported */
   if (s->other) PetscCall(MatCreateVecs(P, &s->wr, &s->wz));
   if (s->diag) {
     PetscScalar *da;

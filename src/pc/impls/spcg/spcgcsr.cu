@@ -221,4 +221,17 @@ static size_t PCSPCGCSRBytes(const PCSPCGBlock *c)
   return sizeof(PetscJaggedScalarSingle) * c->nnz + sizeof(PetscInt) * (c->nnz + c->nrows + 1 + (c->rows ? c->nrows : 0));
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsCSR = {PCSPCGCSRMultHost, PCSPCGCSRMultDevice, PCSPCGCSRDescribe, PCSPCGCSRDestroy, PCSPCGCSRBytes};
+/* A host block's values again from B (same pattern): B's values in order, those of its nonempty rows, which are all of them */
+static PetscErrorCode PCSPCGCSRRefreshHost(PCSPCGBlock *c, Mat B)
+{
+  const PetscScalar *aa;
+
+  PetscFunctionBegin;
+  PetscAssert(!c->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host block only");
+  PetscCall(MatSeqAIJGetArrayRead(B, &aa));
+  for (PetscInt k = 0; k < c->nnz; k++) c->a[k] = (PetscJaggedScalarSingle)aa[k];
+  PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const PCSPCGBlockOps PCSPCGBlockOpsCSR = {PCSPCGCSRMultHost, PCSPCGCSRMultDevice, PCSPCGCSRDescribe, PCSPCGCSRDestroy, PCSPCGCSRBytes, PCSPCGCSRRefreshHost};

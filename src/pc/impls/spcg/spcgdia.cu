@@ -86,6 +86,25 @@ Offsets ToOffsets(const PCSPCGBlock &c)
 
 } // namespace
 
+/* The values of the host DIA block c from B (its host CSR ai, aj) into c->a, zero where B has no entry */
+static PetscErrorCode PCSPCGDIAFillHost(Mat B, const PetscInt *ai, const PetscInt *aj, PCSPCGBlock *c)
+{
+  const PetscScalar *aa;
+  const PetscInt     m = c->nrows;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(c->a, c->ndiag * m));
+  PetscCall(MatSeqAIJGetArrayRead(B, &aa));
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      const PetscInt d = (PetscInt)(std::lower_bound(c->offset, c->offset + c->ndiag, aj[k] - i) - c->offset);
+
+      c->a[d * m + i] = (PetscJaggedScalarSingle)aa[k];
+    }
+  PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it, on the
   device (B a MATSEQAIJCUSPARSE) or the host; else c->ops stays NULL and nothing is allocated
@@ -117,17 +136,8 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
     FillKernel<<<BlocksFor(m), kThreads, 0, stream>>>((int)m, di, dj, reinterpret_cast<const D *>(da), ToOffsets(*c), reinterpret_cast<S *>(c->a));
     PetscCallCUDA(cudaGetLastError());
   } else {
-    const PetscScalar *aa;
-
     PetscCall(PetscCalloc1(ndiag * m, &c->a));
-    PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-    for (PetscInt i = 0; i < m; i++)
-      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
-        const PetscInt d = (PetscInt)(std::lower_bound(offset, offset + ndiag, aj[k] - i) - offset);
-
-        c->a[d * m + i] = (PetscJaggedScalarSingle)aa[k];
-      }
-    PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
+    PetscCall(PCSPCGDIAFillHost(B, ai, aj, c));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -181,4 +191,20 @@ static size_t PCSPCGDIABytes(const PCSPCGBlock *c)
   return sizeof(PetscJaggedScalarSingle) * c->ndiag * c->nrows;
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsDIA = {PCSPCGDIAMultHost, PCSPCGDIAMultDevice, PCSPCGDIADescribe, PCSPCGDIADestroy, PCSPCGDIABytes};
+/* A host block's values again from B (same pattern) */
+static PetscErrorCode PCSPCGDIARefreshHost(PCSPCGBlock *c, Mat B)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        m;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscAssert(!c->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host block only");
+  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
+  PetscCall(PCSPCGDIAFillHost(B, ai, aj, c));
+  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const PCSPCGBlockOps PCSPCGBlockOpsDIA = {PCSPCGDIAMultHost, PCSPCGDIAMultDevice, PCSPCGDIADescribe, PCSPCGDIADestroy, PCSPCGDIABytes, PCSPCGDIARefreshHost};

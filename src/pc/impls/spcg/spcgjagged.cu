@@ -142,4 +142,17 @@ static size_t PCSPCGJaggedBytes(const PCSPCGBlock *c)
   return sizeof(PetscJaggedScalarSingle) * (size_t)f.nslots + sizeof(int) * ((size_t)f.nslots + 2 * (size_t)f.nsorted + f.ndiag + 1 + 2 * (size_t)f.nlong + 1);
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsPJDS = {PCSPCGJaggedMultHost, PCSPCGJaggedMultDevice, PCSPCGJaggedDescribe, PCSPCGJaggedDestroy, PCSPCGJaggedBytes};
+/* A host block's values again from B (same pattern): gathered into the slots */
+static PetscErrorCode PCSPCGJaggedRefreshHost(PCSPCGBlock *c, Mat B)
+{
+  const PetscScalar *aa;
+
+  PetscFunctionBegin;
+  PetscAssert(!c->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host block only");
+  PetscCall(MatSeqAIJGetArrayRead(B, &aa));
+  jagged::FillValues(c->jagged->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
+  PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const PCSPCGBlockOps PCSPCGBlockOpsPJDS = {PCSPCGJaggedMultHost, PCSPCGJaggedMultDevice, PCSPCGJaggedDescribe, PCSPCGJaggedDestroy, PCSPCGJaggedBytes, PCSPCGJaggedRefreshHost};

@@ -273,13 +273,133 @@ static PetscErrorCode PCSPCGMGSupported(PC pc, const char **why)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The level operator of PCMG level l: the residual's, or on the coarsest level the coarse KSP's */
+static PetscErrorCode PCSPCGMGLevelOperator(PC_MG *pcmg, PetscInt l, Mat *A)
+{
+  PetscFunctionBegin;
+  if (l) *A = pcmg->levels[l]->A;
+  else PetscCall(KSPGetOperators(pcmg->levels[0]->smoothd, A, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCMG level l's transfers as the image keeps them: P fine x coarse (*Pt: given transposed), R coarse x fine (*Rt: given transposed) */
+static PetscErrorCode PCSPCGMGTransfers(PC_MG *pcmg, PetscInt l, PetscInt nc, Mat *P, PetscBool *Pt, Mat *R, PetscBool *Rt)
+{
+  PetscInt pm, rm;
+
+  PetscFunctionBegin;
+  *P = pcmg->levels[l]->interpolate;
+  *R = pcmg->levels[l]->restrct ? pcmg->levels[l]->restrct : pcmg->levels[l]->interpolate;
+  PetscCall(MatGetLocalSize(*P, &pm, NULL));
+  PetscCall(MatGetLocalSize(*R, &rm, NULL));
+  *Pt = (PetscBool)(pm == nc); /* coarse x fine: MatInterpolate() multiplies by its transpose */
+  *Rt = (PetscBool)(rm != nc); /* fine x coarse: MatRestrict() multiplies by its transpose */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Records the identities, nonzero states and states of what level l of the image (nc rows on level l - 1) is made from */
+static PetscErrorCode PCSPCGMGRecord(PC_MG *pcmg, PetscInt l, PetscInt nc, PCSPCGMGLevel *lv)
+{
+  Mat       A, P, R;
+  PetscBool Pt, Rt;
+
+  PetscFunctionBegin;
+  PetscCall(PCSPCGMGLevelOperator(pcmg, l, &A));
+  PetscCall(PetscObjectGetId((PetscObject)A, &lv->Aid));
+  PetscCall(MatGetNonzeroState(A, &lv->Anz));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &lv->Astate));
+  if (!l) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCSPCGMGTransfers(pcmg, l, nc, &P, &Pt, &R, &Rt));
+  PetscCall(PetscObjectGetId((PetscObject)P, &lv->Pid));
+  PetscCall(MatGetNonzeroState(P, &lv->Pnz));
+  PetscCall(PetscObjectStateGet((PetscObject)P, &lv->Pstate));
+  PetscCall(PetscObjectGetId((PetscObject)R, &lv->Rid));
+  PetscCall(MatGetNonzeroState(R, &lv->Rnz));
+  PetscCall(PetscObjectStateGet((PetscObject)R, &lv->Rstate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Level l's smoothers from PCMG's (their inverse diagonals made anew); *why where not supported */
+static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMGLevel *lv, const char **why)
+{
+  PC_MG_Levels *ml = pcmg->levels[l];
+
+  PetscFunctionBegin;
+  if (lv->up.dinv != lv->down.dinv) PetscCall(PetscFree(lv->up.dinv));
+  PetscCall(PetscFree(lv->down.dinv));
+  lv->up.dinv = NULL;
+  PetscCall(PCSPCGMGSmootherRead(ml->smoothd, lv->A, lv->n, &lv->down, why));
+  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ml->smoothu == ml->smoothd) lv->up = lv->down;
+  else PetscCall(PCSPCGMGSmootherRead(ml->smoothu, lv->A, lv->n, &lv->up, why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The coarse solve: the dense LU where PCMG solves directly and the coarse problem is small enough, else PCMG's coarse KSP in double */
+static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
+{
+  PC_SPCG       *s = (PC_SPCG *)pc->data;
+  PCSPCGMGLevel *c = &mg->level[0];
+  PetscBool      direct, singular = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(mg->lu));
+  PetscCall(PetscFree(mg->piv));
+  PetscCall(KSPDestroy(&mg->coarse));
+  PetscCall(VecDestroy(&mg->cb));
+  PetscCall(VecDestroy(&mg->cx));
+  mg->coarsewhy = NULL;
+  PetscCall(PCSPCGMGCoarseIsDirect(pcmg->levels[0]->smoothd, &direct));
+  if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
+  else if (c->n > s->mgdensemax) mg->coarsewhy = "the coarse problem is larger than -pc_spcg_mg_dense_max";
+  else {
+    PetscCall(PCSPCGMGDenseFactor(c->A, c->n, mg, &singular));
+    if (singular) mg->coarsewhy = "the coarse operator has a zero pivot";
+  }
+  mg->dense = (PetscBool)!mg->coarsewhy;
+  if (!mg->dense) {
+    PetscCall(PetscObjectReference((PetscObject)pcmg->levels[0]->smoothd));
+    mg->coarse = pcmg->levels[0]->smoothd;
+    PetscCall(MatCreateVecs(c->A, &mg->cx, &mg->cb));
+    PetscCall(PetscInfo(pc, "Coarse solve of the single-precision V-cycle in double precision: %s\n", mg->coarsewhy));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The flops of one V-cycle and the bytes of the image */
+static PetscErrorCode PCSPCGMGCount(PCSPCGMG mg)
+{
+  PetscFunctionBegin;
+  mg->flops = mg->dense ? 2.0 * mg->level[0].n * mg->level[0].n : 0; /* the double coarse KSP logs its own */
+  mg->bytes = mg->dense ? sizeof(PetscJaggedScalarSingle) * (size_t)mg->level[0].n * mg->level[0].n + sizeof(PetscInt) * (size_t)mg->level[0].n : 0;
+  for (PetscInt l = 1; l < mg->nlevels; l++) {
+    const PCSPCGMGLevel *lv    = &mg->level[l];
+    const PetscLogDouble steps = (PetscLogDouble)(lv->down.its + lv->up.its + 1); /* the residual: one product more */
+
+    mg->flops += steps * (2.0 * lv->opp->nnz + 6.0 * lv->n) + 2.0 * (lv->interp.nnz + lv->restr.nnz);
+    mg->bytes += (lv->opp == &lv->op ? (*lv->op.ops->bytes)(&lv->op) : 0) + (*lv->interp.ops->bytes)(&lv->interp) + (*lv->restr.ops->bytes)(&lv->restr);
+    mg->bytes += sizeof(PetscJaggedScalarSingle) * (size_t)lv->n * (lv->up.dinv != lv->down.dinv ? 2 : 1);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Level operators' copies: PCSPCG's own where it is the same operator on one process (remade at each set-up of PCSPCG) */
+static PetscErrorCode PCSPCGMGShareOperator(PC pc, PCSPCGMGLevel *lv, PetscBool *shared)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  *shared = (PetscBool)(s->hasblocks && !s->halo && lv->A == pc->pmat);
+  if (*shared) lv->opp = &s->block[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Makes the image of the set-up PCMG mgpc; *why instead where it cannot be made (mg stays NULL) */
 static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char **why)
 {
-  PC_SPCG  *s   = (PC_SPCG *)pc->data;
-  PC_MG    *pcmg = (PC_MG *)mgpc->data;
-  PCSPCGMG  mg;
-  PetscInt  L = pcmg->nlevels;
+  PC_MG   *pcmg = (PC_MG *)mgpc->data;
+  PCSPCGMG mg;
+  PetscInt L = pcmg->nlevels;
 
   PetscFunctionBegin;
   *pmg = NULL;
@@ -289,13 +409,11 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
   mg->nlevels = L;
   PetscCall(PetscCalloc1(L, &mg->level));
   for (PetscInt l = 0; l < L && !*why; l++) { /* the operators first: all must have a sequential AIJ form */
-    PC_MG_Levels  *ml = pcmg->levels[l];
     PCSPCGMGLevel *lv = &mg->level[l];
     Mat            A, seq;
     MatNullSpace   nsp;
 
-    if (l) A = ml->A;
-    else PetscCall(KSPGetOperators(ml->smoothd, &A, NULL));
+    PetscCall(PCSPCGMGLevelOperator(pcmg, l, &A));
     PetscCall(PCSPCGMGSeqAIJ(A, &seq));
     PetscCall(MatGetNullSpace(A, &nsp));
     if (!seq) *why = "a level operator is not an AIJ matrix";
@@ -305,37 +423,24 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
     lv->A = A;
     PetscCall(MatGetLocalSize(A, &lv->n, NULL));
   }
-  for (PetscInt l = 1; l < L && !*why; l++) { /* the smoothers */
-    PC_MG_Levels  *ml = pcmg->levels[l];
-    PCSPCGMGLevel *lv = &mg->level[l];
-
-    PetscCall(PCSPCGMGSmootherRead(ml->smoothd, lv->A, lv->n, &lv->down, why));
-    if (*why) break;
-    if (ml->smoothu == ml->smoothd) lv->up = lv->down;
-    else PetscCall(PCSPCGMGSmootherRead(ml->smoothu, lv->A, lv->n, &lv->up, why));
-  }
+  for (PetscInt l = 1; l < L && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, &mg->level[l], why));
   for (PetscInt l = 1; l < L && !*why; l++) { /* the transfers: P fine x coarse, R coarse x fine */
-    PC_MG_Levels  *ml = pcmg->levels[l];
     PCSPCGMGLevel *lv = &mg->level[l];
-    Mat            P = ml->interpolate, R = ml->restrct ? ml->restrct : ml->interpolate, seq;
-    PetscInt       pm, rm;
-    const PetscInt nc = mg->level[l - 1].n;
+    Mat            P, R, seq;
+    PetscBool      Pt, Rt;
 
-    PetscCall(MatGetLocalSize(P, &pm, NULL));
-    PetscCall(MatGetLocalSize(R, &rm, NULL));
-    if (pm == nc) { /* given coarse x fine: MatInterpolate() multiplies by its transpose */
-      PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &lv->P));
-    } else {
+    PetscCall(PCSPCGMGTransfers(pcmg, l, mg->level[l - 1].n, &P, &Pt, &R, &Rt));
+    if (Pt) PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &lv->P));
+    else {
       PetscCall(PetscObjectReference((PetscObject)P));
       lv->P = P;
     }
-    if (rm == nc) {
+    if (Rt) PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &lv->R)); /* MatRestrict() by R^T: made explicit */
+    else {
       PetscCall(PetscObjectReference((PetscObject)R));
       lv->R = R;
-    } else { /* MatRestrict() by R^T: made explicit */
-      PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &lv->R));
-      lv->transposed = PETSC_TRUE;
     }
+    lv->transposed = Rt;
     PetscCall(PCSPCGMGSeqAIJ(lv->P, &seq));
     if (!seq) {
       *why = "an interpolation is not an AIJ matrix";
@@ -353,82 +458,124 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
     PetscCall(PCSPCGMGDestroy(&mg));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  /* the level operators' copies: PCSPCG's own where it is the same operator on one process */
-  for (PetscInt l = 1; l < L; l++) {
+  for (PetscInt l = 0; l < L; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
+    const PetscInt n  = PetscMax(lv->n, 1);
+    PetscBool      shared;
     Mat            seq;
 
-    if (s->hasblocks && !s->halo && lv->A == pc->pmat) lv->opp = &s->block[0];
-    else {
+    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].n : 0, lv));
+    PetscCall(PetscMalloc5(n, &lv->b, n, &lv->x, n, &lv->r, l ? n : 0, &lv->w[0], l ? n : 0, &lv->w[1]));
+    if (!l) continue;
+    PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
+    if (!shared) {
       PetscCall(PCSPCGMGSeqAIJ(lv->A, &seq));
       PetscCall(PCSPCGBlockCreate(seq, PETSC_FALSE, PCSPCG_FORMAT_AUTO, &lv->op));
       lv->opp = &lv->op;
     }
   }
-  { /* the coarse solve */
-    PCSPCGMGLevel *c = &mg->level[0];
-    PetscBool      direct, singular = PETSC_TRUE;
-
-    PetscCall(PCSPCGMGCoarseIsDirect(pcmg->levels[0]->smoothd, &direct));
-    if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
-    else if (c->n > s->mgdensemax) mg->coarsewhy = "the coarse problem is larger than -pc_spcg_mg_dense_max";
-    else {
-      PetscCall(PCSPCGMGDenseFactor(c->A, c->n, mg, &singular));
-      if (singular) mg->coarsewhy = "the coarse operator has a zero pivot";
-    }
-    mg->dense = (PetscBool)!mg->coarsewhy;
-    if (!mg->dense) {
-      PetscCall(PetscObjectReference((PetscObject)pcmg->levels[0]->smoothd));
-      mg->coarse = pcmg->levels[0]->smoothd;
-      PetscCall(MatCreateVecs(c->A, &mg->cx, &mg->cb));
-      PetscCall(PetscInfo(pc, "Coarse solve of the single-precision V-cycle in double precision: %s\n", mg->coarsewhy));
-    }
-  }
-  /* the vectors, the flops of one V-cycle and the bytes of the image */
-  for (PetscInt l = 0; l < L; l++) {
-    PCSPCGMGLevel *lv = &mg->level[l];
-    const PetscInt n  = PetscMax(lv->n, 1);
-
-    PetscCall(PetscMalloc5(n, &lv->b, n, &lv->x, n, &lv->r, l ? n : 0, &lv->w[0], l ? n : 0, &lv->w[1]));
-    if (!l) {
-      mg->flops += mg->dense ? 2.0 * lv->n * lv->n : 0; /* the double coarse KSP logs its own */
-      mg->bytes += mg->dense ? sizeof(PetscJaggedScalarSingle) * (size_t)lv->n * lv->n + sizeof(PetscInt) * (size_t)lv->n : 0;
-      continue;
-    }
-    {
-      const PetscLogDouble nnz = (PetscLogDouble)lv->opp->nnz, steps = (PetscLogDouble)(lv->down.its + lv->up.its + 1); /* the residual: one product more */
-
-      mg->flops += steps * (2.0 * nnz + 6.0 * lv->n) + 2.0 * (lv->interp.nnz + lv->restr.nnz);
-    }
-    mg->bytes += (lv->opp == &lv->op ? (*lv->op.ops->bytes)(&lv->op) : 0) + (*lv->interp.ops->bytes)(&lv->interp) + (*lv->restr.ops->bytes)(&lv->restr);
-    mg->bytes += sizeof(PetscJaggedScalarSingle) * (size_t)lv->n * (lv->up.dinv != lv->down.dinv ? 2 : 1);
-  }
+  PetscCall(PCSPCGMGCoarseSetUp(pc, pcmg, mg));
+  PetscCall(PCSPCGMGCount(mg));
   *pmg = mg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  After the inner PC's set-up: when it is a PCMG (PCGAMG) and -pc_spcg_mg, its single-precision image replaces
-  the double path (s->other); else s->mgwhy says why not. The host loop only: the device loop keeps the double path.
+  The image mg again for the set-up PCMG mgpc when only values changed since it was made (the same operators and
+  transfers, with the same nonzero patterns: PCMG set up again with SAME_NONZERO_PATTERN): the values of the
+  changed matrices rounded again into the same blocks, the smoothers read again, the coarse solve made again where
+  its operator changed. *same is false, and mg untouched, where anything else changed; *why where the PCMG is no
+  longer supported.
 */
-PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu)
+static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *same, const char **why)
+{
+  PC_MG *pcmg = (PC_MG *)mgpc->data;
+
+  PetscFunctionBegin;
+  *same = PETSC_FALSE;
+  PetscCall(PCSPCGMGSupported(mgpc, why));
+  if (*why || pcmg->nlevels != mg->nlevels) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 0; l < mg->nlevels; l++) { /* the same matrices with the same patterns */
+    const PCSPCGMGLevel *lv = &mg->level[l];
+    PCSPCGMGLevel        now;
+
+    PetscCall(PetscMemzero(&now, sizeof(now)));
+    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].n : 0, &now));
+    if (now.Aid != lv->Aid || now.Anz != lv->Anz) PetscFunctionReturn(PETSC_SUCCESS);
+    if (l && (now.Pid != lv->Pid || now.Pnz != lv->Pnz || now.Rid != lv->Rid || now.Rnz != lv->Rnz)) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *same = PETSC_TRUE;
+  for (PetscInt l = 1; l < mg->nlevels && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, &mg->level[l], why));
+  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 0; l < mg->nlevels; l++) {
+    PCSPCGMGLevel *lv = &mg->level[l];
+    PCSPCGMGLevel  now;
+    PetscBool      shared, Pt, Rt;
+    Mat            P, R, seq;
+
+    PetscCall(PetscMemzero(&now, sizeof(now)));
+    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].n : 0, &now));
+    if (!l) {
+      if (now.Astate != lv->Astate) PetscCall(PCSPCGMGCoarseSetUp(pc, pcmg, mg));
+      lv->Astate = now.Astate;
+      continue;
+    }
+    PetscCall(PCSPCGMGShareOperator(pc, lv, &shared)); /* PCSPCG's own copy is made anew at each of its set-ups */
+    if (shared) PetscCall(PCSPCGBlockDestroy(&lv->op));
+    else {
+      PetscCall(PCSPCGMGSeqAIJ(lv->A, &seq));
+      if (!lv->op.ops) PetscCall(PCSPCGBlockCreate(seq, PETSC_FALSE, PCSPCG_FORMAT_AUTO, &lv->op));
+      else if (now.Astate != lv->Astate) PetscCall((*lv->op.ops->refreshhost)(&lv->op, seq));
+      lv->opp = &lv->op;
+    }
+    PetscCall(PCSPCGMGTransfers(pcmg, l, mg->level[l - 1].n, &P, &Pt, &R, &Rt));
+    if (now.Pstate != lv->Pstate) {
+      if (Pt) PetscCall(MatTranspose(P, MAT_REUSE_MATRIX, &lv->P));
+      PetscCall(PCSPCGMGSeqAIJ(lv->P, &seq));
+      PetscCall((*lv->interp.ops->refreshhost)(&lv->interp, seq));
+    }
+    if (now.Rstate != lv->Rstate) {
+      if (Rt) PetscCall(MatTranspose(R, MAT_REUSE_MATRIX, &lv->R));
+      PetscCall(PCSPCGMGSeqAIJ(lv->R, &seq));
+      PetscCall((*lv->restr.ops->refreshhost)(&lv->restr, seq));
+    }
+    lv->Astate = now.Astate;
+    lv->Pstate = now.Pstate;
+    lv->Rstate = now.Rstate;
+  }
+  PetscCall(PCSPCGMGCount(mg));
+  mg->nrefresh++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  After the inner PC's set-up: when it is a PCMG (PCGAMG) and -pc_spcg_mg, its single-precision image replaces
+  the double path (s->other); else s->mgwhy says why not. keep: the image of the previous set-up (or NULL), whose
+  values are refreshed where only they changed, else destroyed. The host loop only: the device loop keeps the double path.
+*/
+PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu, PCSPCGMG keep)
 {
   PC_SPCG  *s = (PC_SPCG *)pc->data;
-  PetscBool ismg;
+  PetscBool ismg = PETSC_FALSE, same = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PCSPCGMGDestroy(&s->mg));
   s->mgwhy = NULL;
-  if (!s->other) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)s->other, &ismg, PCMG, PCGAMG, ""));
-  if (!ismg) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!s->usemg) s->mgwhy = "-pc_spcg_mg 0";
-  else if (gpu) s->mgwhy = "no V-cycle on the GPU yet (the inner loop runs on the GPU)";
-  else {
+  if (s->other) PetscCall(PetscObjectTypeCompareAny((PetscObject)s->other, &ismg, PCMG, PCGAMG, ""));
+  if (ismg && !s->usemg) s->mgwhy = "-pc_spcg_mg 0";
+  else if (ismg && gpu) s->mgwhy = "no V-cycle on the GPU yet (the inner loop runs on the GPU)";
+  else if (ismg) {
     PetscCall(PetscLogEventBegin(PC_SPCG_MGSetUp, pc, 0, 0, 0));
-    PetscCall(PCSPCGMGCreate(pc, s->other, &s->mg, &s->mgwhy));
+    if (keep) PetscCall(PCSPCGMGRefresh(pc, s->other, keep, &same, &s->mgwhy));
+    if (same && !s->mgwhy) {
+      s->mg = keep;
+      keep  = NULL;
+      PetscCall(PetscInfo(pc, "The single-precision V-cycle's values refreshed\n"));
+    } else if (!s->mgwhy) PetscCall(PCSPCGMGCreate(pc, s->other, &s->mg, &s->mgwhy));
     PetscCall(PetscLogEventEnd(PC_SPCG_MGSetUp, pc, 0, 0, 0));
   }
+  PetscCall(PCSPCGMGDestroy(&keep));
+  if (!ismg) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->mg) {
     s->other = NULL;
     PetscCall(PetscInfo(pc, "The inner PCMG runs as a single-precision V-cycle on %" PetscInt_FMT " levels, %zu bytes\n", s->mg->nlevels, s->mg->bytes));
@@ -443,7 +590,11 @@ PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
   char        line[160];
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  single-precision V-cycle: %" PetscInt_FMT " levels, %.3g MB in all\n", mg->nlevels, (double)mg->bytes / 1e6));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  single-precision V-cycle: %" PetscInt_FMT " levels, %.3g MB in all", mg->nlevels, (double)mg->bytes / 1e6));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (mg->nrefresh) PetscCall(PetscViewerASCIIPrintf(viewer, "; its values refreshed at %" PetscInt_FMT " set-up%s since it was made", mg->nrefresh, mg->nrefresh > 1 ? "s" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   for (PetscInt l = mg->nlevels - 1; l > 0; l--) {
     const PCSPCGMGLevel *lv = &mg->level[l];
