@@ -181,6 +181,8 @@ PETSC_EXTERN PetscErrorCode PCSPCGSetExchange(PC, PetscJaggedExchange);
 PETSC_EXTERN PetscErrorCode PCSPCGGetExchange(PC, PetscJaggedExchange *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetMG(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSPCGGetMG(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetMGDenseMax(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSPCGGetMGDenseMax(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPMPCGSetTruncation(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPMPCGGetTruncation(KSP, PetscInt *);
 PETSC_EXTERN PetscErrorCode KSPMPCGSetStagnationIterations(KSP, PetscInt);

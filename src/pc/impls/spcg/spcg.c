@@ -299,12 +299,8 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   if (flg) PetscCall(PCSPCGSetExchange(pc, exchange));
   PetscCall(PetscOptionsBool("-pc_spcg_mg", "Run an inner PCMG (PCGAMG) as a V-cycle in single precision where its smoothers allow", "PCSPCGSetMG", s->usemg, &b, &flg));
   if (flg) PetscCall(PCSPCGSetMG(pc, b));
-  PetscCall(PetscOptionsInt("-pc_spcg_mg_dense_max", "Largest coarse problem of the single-precision V-cycle factored densely (larger: the double coarse solve)", "PCSPCGSetMG", s->mgdensemax, &n, &flg));
-  if (flg) {
-    PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_spcg_mg_dense_max must be nonnegative, not %" PetscInt_FMT, n);
-    if (n != s->mgdensemax) pc->setupcalled = PETSC_FALSE; /* the coarse solve is chosen at set-up */
-    s->mgdensemax = n;
-  }
+  PetscCall(PetscOptionsInt("-pc_spcg_mg_dense_max", "Largest coarse problem of the single-precision V-cycle factored densely (larger: the double coarse solve)", "PCSPCGSetMGDenseMax", s->mgdensemax, &n, &flg));
+  if (flg) PetscCall(PCSPCGSetMGDenseMax(pc, n));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -532,6 +528,24 @@ static PetscErrorCode PCSPCGGetMG_SPCG(PC pc, PetscBool *flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGSetMGDenseMax_SPCG(PC pc, PetscInt n)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSPCG's largest dense coarse problem (-pc_spcg_mg_dense_max) must be nonnegative, not %" PetscInt_FMT, n);
+  if (n != s->mgdensemax) pc->setupcalled = PETSC_FALSE; /* the coarse solve is chosen at set-up */
+  s->mgdensemax = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetMGDenseMax_SPCG(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = ((PC_SPCG *)pc->data)->mgdensemax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_SPCG(PC pc)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
@@ -555,6 +569,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetExchange_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMG_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMG_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMGDenseMax_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMGDenseMax_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -571,7 +587,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
 .  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 .  -pc_spcg_mg <true>                  - an inner `PCMG` (`PCGAMG`) runs as a V-cycle in single precision where supported, see `PCSPCGSetMG()`
--  -pc_spcg_mg_dense_max <2000>        - the largest coarse problem of that V-cycle factored densely, see `PCSPCGSetMG()`
+-  -pc_spcg_mg_dense_max <2000>        - the largest coarse problem of that V-cycle factored densely, see `PCSPCGSetMGDenseMax()`
 
    Level: intermediate
 
@@ -654,6 +670,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetExchange_C", PCSPCGGetExchange_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMG_C", PCSPCGSetMG_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMG_C", PCSPCGGetMG_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMGDenseMax_C", PCSPCGSetMGDenseMax_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMGDenseMax_C", PCSPCGGetMGDenseMax_SPCG));
   PetscCall(PetscJaggedCiteJDSCG());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1055,9 +1073,8 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
 + pc  - the `PCSPCG` preconditioner
 - flg - `PETSC_TRUE` (default) for the single-precision V-cycle where supported, `PETSC_FALSE` to apply the `PCMG` in double precision
 
-  Options Database Keys:
-+ -pc_spcg_mg <bool>         - the single-precision V-cycle
-- -pc_spcg_mg_dense_max <n>  - the largest coarse problem factored densely (default 2000)
+  Options Database Key:
+. -pc_spcg_mg <bool> - the single-precision V-cycle
 
   Level: intermediate
 
@@ -1068,7 +1085,7 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
   interpolation in CSR, the restriction an explicit transposed copy of it in CSR (or `PCMG`'s own restriction),
   each smoother with the parameters of the double set-up, and the coarse solve: where `PCMG` solves the coarse
   problem directly (`KSPPREONLY` with `PCLU` or `PCCHOLESKY`, also as the single block of `PCBJACOBI` or in
-  `PCREDUNDANT`, as `PCGAMG` does) and it has at most `-pc_spcg_mg_dense_max` rows, a dense LU factored in
+  `PCREDUNDANT`, as `PCGAMG` does) and it has at most `PCSPCGSetMGDenseMax()` rows, a dense LU factored in
   double precision and solved in single precision; otherwise `PCMG`'s own coarse solve, applied in double
   precision. The V-cycle then runs in single precision at each inner iteration, with the same steps as `PCMG`'s.
 
@@ -1083,7 +1100,7 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 
-.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetMG()`, `PCSPCGSetInnerPC()`, `KSPMPCG`, `PCMG`, `PCGAMG`
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetMG()`, `PCSPCGSetMGDenseMax()`, `PCSPCGSetInnerPC()`, `KSPMPCG`, `PCMG`, `PCGAMG`
 @*/
 PetscErrorCode PCSPCGSetMG(PC pc, PetscBool flg)
 {
@@ -1115,5 +1132,61 @@ PetscErrorCode PCSPCGGetMG(PC pc, PetscBool *flg)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCSPCGGetMG_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetMGDenseMax - Sets the largest coarse problem of the single-precision V-cycle of `PCSPCG` factored densely
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the `PCSPCG` preconditioner
+- n  - the largest number of coarse rows, nonnegative (default 2000)
+
+  Options Database Key:
+. -pc_spcg_mg_dense_max <n> - the largest dense coarse problem
+
+  Level: advanced
+
+  Notes:
+  Where `PCMG` solves its coarse problem directly and it has at most n rows, the V-cycle's coarse solve is a dense LU
+  factored in double precision and solved in single precision; otherwise `PCMG`'s coarse solve is applied in double
+  precision (the coarse right-hand side and solution converted). `PCView()` says which.
+
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetMG()`, `PCSPCGGetMGDenseMax()`
+@*/
+PetscErrorCode PCSPCGSetMGDenseMax(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, n, 2);
+  PetscTryMethod(pc, "PCSPCGSetMGDenseMax_C", (PC, PetscInt), (pc, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetMGDenseMax - Gets the largest coarse problem of the single-precision V-cycle of `PCSPCG` factored densely
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. n - the largest number of coarse rows
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetMGDenseMax()`
+@*/
+PetscErrorCode PCSPCGGetMGDenseMax(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(n, 2);
+  PetscUseMethod(pc, "PCSPCGGetMGDenseMax_C", (PC, PetscInt *), (pc, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
