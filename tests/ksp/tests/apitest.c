@@ -107,6 +107,8 @@ typedef struct {
   PetscReal                        extra;
   PetscJaggedExchange              spcgexchange, mpkexchange; /* PCSPCG, MatPowers */
   PetscBool                        partial;                   /* MatPowers */
+  PetscBool                        usemg;                     /* PCSPCG: the single-precision V-cycle */
+  PetscInt                         densemax;                  /* PCSPCG: the largest dense coarse problem */
 } Values;
 
 static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, const Values *v, const char *when)
@@ -147,6 +149,10 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
   CHECK(b == v->graph, "%s: PCSPCGGetUseCUDAGraph() gave %d, not %d", when, (int)b, (int)v->graph);
   PetscCall(PCSPCGGetExchange(spcg, &exchange));
   CHECK(exchange == v->spcgexchange, "%s: PCSPCGGetExchange() gave %s, not %s", when, PetscJaggedExchanges[exchange], PetscJaggedExchanges[v->spcgexchange]);
+  PetscCall(PCSPCGGetMG(spcg, &b));
+  CHECK(b == v->usemg, "%s: PCSPCGGetMG() gave %d, not %d", when, (int)b, (int)v->usemg);
+  PetscCall(PCSPCGGetMGDenseMax(spcg, &i));
+  CHECK(i == v->densemax, "%s: PCSPCGGetMGDenseMax() gave %" PetscInt_FMT ", not %" PetscInt_FMT, when, i, v->densemax);
 
   PetscCall(KSPCAGMRESGetBlockSize(ca, &i));
   CHECK(i == v->s, "%s: KSPCAGMRESGetBlockSize() gave %" PetscInt_FMT ", not %" PetscInt_FMT, when, i, v->s);
@@ -210,7 +216,7 @@ int main(int argc, char **argv)
   PetscCall(MatPowersSetOptionsPrefix(mpk, "mpk_"));
 
   /* the defaults */
-  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI, PETSC_FALSE};
+  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI, PETSC_FALSE, PETSC_TRUE, 2000};
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "defaults"));
 
   if (fromopts) {
@@ -237,11 +243,13 @@ int main(int argc, char **argv)
     PetscCall(RequireBool("mpk_", "-mat_powers_dia", &v.dia));
     PetscCall(RequireReal("mpk_", "-mat_powers_max_extra_flops", &v.extra));
     PetscCall(RequireEnum("spcg_", "-pc_spcg_exchange", PetscJaggedExchanges, (PetscEnum *)&v.spcgexchange));
+    PetscCall(RequireBool("spcg_", "-pc_spcg_mg", &v.usemg));
+    PetscCall(RequireInt("spcg_", "-pc_spcg_mg_dense_max", &v.densemax));
     PetscCall(RequireEnum("mpk_", "-mat_powers_exchange", PetscJaggedExchanges, (PetscEnum *)&v.mpkexchange));
     PetscCall(RequireBool("mpk_", "-mat_powers_partial", &v.partial));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "options"));
   } else {
-    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_TRUE};
+    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_TRUE, PETSC_FALSE, 77};
     PetscCall(KSPMPCGSetTruncation(mpcg, v.mmax));
     PetscCall(KSPMPCGSetStagnationIterations(mpcg, v.stagits));
     PetscCall(KSPMPCGSetContinueInner(mpcg, v.cont));
@@ -261,6 +269,8 @@ int main(int argc, char **argv)
     PetscCall(MatPowersSetUseDIA(mpk, v.dia));
     PetscCall(MatPowersSetMaxExtraFlops(mpk, v.extra));
     PetscCall(PCSPCGSetExchange(spcg, v.spcgexchange));
+    PetscCall(PCSPCGSetMG(spcg, v.usemg));
+    PetscCall(PCSPCGSetMGDenseMax(spcg, v.densemax));
     PetscCall(MatPowersSetExchange(mpk, v.mpkexchange));
     PetscCall(MatPowersSetPartial(mpk, v.partial));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "setters"));
@@ -284,6 +294,7 @@ int main(int argc, char **argv)
   CHECK_REFUSED(KSPCAGMRESSetMaxBreakdowns(ca, -1), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(MatPowersSetMaxExtraFlops(mpk, -1.0), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(PCSPCGSetExchange(spcg, (PetscJaggedExchange)5), PETSC_ERR_ARG_OUTOFRANGE);
+  CHECK_REFUSED(PCSPCGSetMGDenseMax(spcg, -1), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(MatPowersSetExchange(mpk, (PetscJaggedExchange)-1), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(MatJaggedSetExchange(A, (PetscJaggedExchange)2), PETSC_ERR_ARG_OUTOFRANGE);
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "after the refused values"));
@@ -375,7 +386,7 @@ int main(int argc, char **argv)
    # the options read by the *SetFromOptions() routines
    testset:
       args: -from_options -mpcg_ksp_mpcg_mmax 9 -mpcg_ksp_mpcg_stagnation_its 12 -mpcg_ksp_mpcg_continue_inner 0 -mpcg_ksp_mpcg_single_inner 0 -mpcg_pc_spcg_max_it 21
-      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange nccl
+      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange nccl -spcg_pc_spcg_mg 0 -spcg_pc_spcg_mg_dense_max 55
       args: -ca_ksp_cagmres_s 4 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_tsqr caqr -ca_ksp_cagmres_borth mgs -ca_ksp_cagmres_max_breakdowns 3
       args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75 -mpk_mat_powers_exchange nccl -mpk_mat_powers_partial 1
       test:
