@@ -689,14 +689,16 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 
   Notes:
   `PCNONE` and `PCJACOBI` (the plain inverse diagonal) run in single precision inside the inner loop,
-  on the GPU when the operator's vectors are CUDA vectors. Any other preconditioner is applied as it
+  on the GPU when the operator's vectors are CUDA vectors. A `PCMG` or `PCGAMG` with Jacobi-preconditioned
+  Chebyshev or Richardson smoothers runs as a single-precision image of its hierarchy and V-cycle (on one
+  process with host vectors; see `PCSPCGSetMG()`). Any other preconditioner is applied as it
   is, in double precision: the inner residual is converted to a double-precision vector, the
   preconditioner applied, and its output converted back to single precision. `PCView()` says which.
   `KSPMPCG` calls this with the KSP's own preconditioner when it is not a `PCSPCG`. The inner
   preconditioner should be symmetric positive definite; `inner` is referenced, and set up by
   `PCSetUp()` of `pc`.
 
-.seealso: `PCSPCG`, `KSPMPCG`
+.seealso: `PCSPCG`, `KSPMPCG`, `PCSPCGSetMG()`
 @*/
 PetscErrorCode PCSPCGSetInnerPC(PC pc, PC inner)
 {
