@@ -80,7 +80,7 @@ static PetscErrorCode KSPCAGMRESSetUpMPK(KSP ksp)
   and B Q(:, 0:j) = Q H_prev, so
       H(:, j:j+kk) = (Rk Bk - [H_prev Rk(0:j, :); 0]) T^{-1},   T = Rk(j:j+kk, 0:kk).
 */
-static PetscErrorCode HessenbergUpdate(KSP ksp, PetscInt j, PetscInt kk, const PetscScalar *RT, const PetscScalar *RD, PetscInt ldrd, const PetscScalar *theta, const PetscReal *thetaim)
+static PetscErrorCode KSPCAGMRESHessenbergUpdate(KSP ksp, PetscInt j, PetscInt kk, const PetscScalar *RT, const PetscScalar *RD, PetscInt ldrd, const PetscScalar *theta, const PetscReal *thetaim)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
   PetscInt     ld = ca->m + 1, nr = j + kk + 1, c = j + 1;
@@ -160,7 +160,7 @@ static PetscReal GivensColumn(KSP_CAGMRES *ca, PetscInt col)
 }
 
 /* y = HR(0:n, 0:n)^{-1} g(0:n); n is cut at the first zero diagonal (a singular least-squares problem) */
-static PetscErrorCode LeastSquares(KSP ksp, PetscInt *n, PetscScalar *y)
+static PetscErrorCode KSPCAGMRESLeastSquares(KSP ksp, PetscInt *n, PetscScalar *y)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
   PetscInt     ld = ca->m + 1;
@@ -181,7 +181,7 @@ static PetscErrorCode LeastSquares(KSP ksp, PetscInt *n, PetscScalar *y)
 }
 
 /* dest = x + M^{-1} Q(:, 0:nc) y (right preconditioning) or x + Q(:, 0:nc) y (left) for the columns of the current cycle */
-static PetscErrorCode BuildSolution(KSP ksp, Vec dest)
+static PetscErrorCode KSPCAGMRESBuildSolution(KSP ksp, Vec dest)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
   PetscInt     n  = ca->nc;
@@ -189,7 +189,7 @@ static PetscErrorCode BuildSolution(KSP ksp, Vec dest)
 
   PetscFunctionBegin;
   if (dest != ksp->vec_sol) PetscCall(VecCopy(ksp->vec_sol, dest));
-  PetscCall(LeastSquares(ksp, &n, ca->y));
+  PetscCall(KSPCAGMRESLeastSquares(ksp, &n, ca->y));
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecSet(Z, 0.0));
   PetscCall(KSPCAGMRESGetColumns(ksp, 0, n, &cols));
@@ -212,7 +212,7 @@ static PetscErrorCode KSPBuildSolution_CAGMRES(KSP ksp, Vec ptr, Vec *result)
     if (!ca->soltemp) PetscCall(VecDuplicate(ksp->vec_sol, &ca->soltemp));
     ptr = ca->soltemp;
   }
-  PetscCall(BuildSolution(ksp, ptr));
+  PetscCall(KSPCAGMRESBuildSolution(ksp, ptr));
   if (result) *result = ptr;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -222,7 +222,7 @@ static PetscErrorCode KSPBuildSolution_CAGMRES(KSP ksp, Vec ptr, Vec *result)
   convergence test after each basis vector (the rotated least-squares residual). On return ca->nc columns
   are ready for the update; *dependent tells that a block turned out dependent and ended the cycle.
 */
-static PetscErrorCode Cycle(KSP ksp, Vec R, PetscReal beta, PetscBool *dependent, PetscReal *est)
+static PetscErrorCode KSPCAGMRESCycle(KSP ksp, Vec R, PetscReal beta, PetscBool *dependent, PetscReal *est)
 {
   KSP_CAGMRES       *ca    = (KSP_CAGMRES *)ksp->data;
   const PetscBool    first = (PetscBool)(ca->basis == KSP_CAGMRES_BASIS_NEWTON && !ca->haveshifts);
@@ -278,7 +278,7 @@ static PetscErrorCode Cycle(KSP ksp, Vec R, PetscReal beta, PetscBool *dependent
     }
     kk = PetscMin(rank + 1, k);
     PetscCall(PetscLogEventBegin(KSP_CAGMRES_Small, ksp, 0, 0, 0));
-    PetscCall(HessenbergUpdate(ksp, j, kk, RT, RD, k, theta, thim));
+    PetscCall(KSPCAGMRESHessenbergUpdate(ksp, j, kk, RT, RD, k, theta, thim));
     for (PetscInt col = j; col < j + kk; col++) res[col - j] = GivensColumn(ca, col);
     PetscCall(PetscLogEventEnd(KSP_CAGMRES_Small, ksp, 0, 0, 0));
     for (PetscInt col = j; col < j + kk && !ksp->reason; col++) {
@@ -334,9 +334,9 @@ static PetscErrorCode KSPSolve_CAGMRES(KSP ksp)
     PetscBool dependent, estconverged;
     PetscReal est;
 
-    PetscCall(Cycle(ksp, R, beta, &dependent, &est));
+    PetscCall(KSPCAGMRESCycle(ksp, R, beta, &dependent, &est));
     if (ca->nc) {
-      PetscCall(BuildSolution(ksp, X));
+      PetscCall(KSPCAGMRESBuildSolution(ksp, X));
       ca->nc = 0;
     }
     if (ksp->reason < 0) break; /* NaN or failed preconditioner */

@@ -18,7 +18,7 @@
 #endif
 
 /* The local array of Q (device or host) and its leading dimension */
-static PetscErrorCode BasisGetArray(KSP ksp, PetscScalar **a, PetscMemType *mtype)
+static PetscErrorCode KSPCAGMRESBasisGetArray(KSP ksp, PetscScalar **a, PetscMemType *mtype)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
 
@@ -28,7 +28,7 @@ static PetscErrorCode BasisGetArray(KSP ksp, PetscScalar **a, PetscMemType *mtyp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BasisRestoreArray(KSP ksp, PetscScalar **a)
+static PetscErrorCode KSPCAGMRESBasisRestoreArray(KSP ksp, PetscScalar **a)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
 
@@ -38,7 +38,7 @@ static PetscErrorCode BasisRestoreArray(KSP ksp, PetscScalar **a)
 }
 
 #if defined(PETSC_HAVE_CUDA)
-static PetscErrorCode CopyToDevice(KSP ksp, const PetscScalar *h, PetscInt n, cudaStream_t *stream)
+static PetscErrorCode KSPCAGMRESCopyToDevice(KSP ksp, const PetscScalar *h, PetscInt n, cudaStream_t *stream)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
 
@@ -61,7 +61,7 @@ PetscErrorCode KSPCAGMRESBlockInner(KSP ksp, PetscInt c0, PetscInt p, PetscInt c
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(C, p * q));
   if (ca->nloc > 0 && p > 0 && q > 0) {
-    PetscCall(BasisGetArray(ksp, &a, &mtype));
+    PetscCall(KSPCAGMRESBasisGetArray(ksp, &a, &mtype));
     if (PetscMemTypeHost(mtype)) PetscCall(KSPCAGMRESInnerProducts(mtype, ca->nloc, p, q, a + c0 * ca->lda, a + c1 * ca->lda, ca->lda, C, NULL));
     else {
 #if defined(PETSC_HAVE_CUDA)
@@ -73,7 +73,7 @@ PetscErrorCode KSPCAGMRESBlockInner(KSP ksp, PetscInt c0, PetscInt p, PetscInt c
       PetscCallCUDA(cudaStreamSynchronize(stream));
 #endif
     }
-    PetscCall(BasisRestoreArray(ksp, &a));
+    PetscCall(KSPCAGMRESBasisRestoreArray(ksp, &a));
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, C, (PetscMPIInt)(p * q), MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -90,17 +90,17 @@ PetscErrorCode KSPCAGMRESBlockUpdate(KSP ksp, PetscInt c0, PetscInt p, PetscInt 
 
   PetscFunctionBegin;
   if (ca->nloc == 0 || p == 0 || q == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(BasisGetArray(ksp, &a, &mtype));
+  PetscCall(KSPCAGMRESBasisGetArray(ksp, &a, &mtype));
   if (PetscMemTypeHost(mtype)) PetscCall(KSPCAGMRESUpdateBlock(mtype, ca->nloc, p, q, a + c0 * ca->lda, ca->lda, C, a + c1 * ca->lda));
   else {
 #if defined(PETSC_HAVE_CUDA)
     cudaStream_t stream;
 
-    PetscCall(CopyToDevice(ksp, C, p * q, &stream));
+    PetscCall(KSPCAGMRESCopyToDevice(ksp, C, p * q, &stream));
     PetscCall(KSPCAGMRESUpdateBlock(mtype, ca->nloc, p, q, a + c0 * ca->lda, ca->lda, ca->dwork, a + c1 * ca->lda));
 #endif
   }
-  PetscCall(BasisRestoreArray(ksp, &a));
+  PetscCall(KSPCAGMRESBasisRestoreArray(ksp, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -116,7 +116,7 @@ PetscErrorCode KSPCAGMRESBlockTrsm(KSP ksp, PetscInt c, PetscInt q, const PetscS
 
   PetscFunctionBegin;
   if (ca->nloc == 0 || q == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(BasisGetArray(ksp, &a, &mtype));
+  PetscCall(KSPCAGMRESBasisGetArray(ksp, &a, &mtype));
   if (PetscMemTypeHost(mtype)) PetscCall(KSPCAGMRESSolveUpperRight(mtype, ca->nloc, q, a + c * ca->lda, ca->lda, R, ldr, NULL));
   else {
 #if defined(PETSC_HAVE_CUDA)
@@ -142,7 +142,7 @@ PetscErrorCode KSPCAGMRESBlockTrsm(KSP ksp, PetscInt c, PetscInt q, const PetscS
     }
 #endif
   }
-  PetscCall(BasisRestoreArray(ksp, &a));
+  PetscCall(KSPCAGMRESBasisRestoreArray(ksp, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,7 +189,7 @@ PetscErrorCode KSPCAGMRESBlockCAQR(KSP ksp, PetscInt c, PetscInt q, PetscScalar 
   PetscCall(PetscMalloc7(n * q, &W, n * q, &W2, q * q, &Rl, ns * q, &G, ns * q, &S, ns, &tau, lwork, &work));
   PetscCall(PetscArrayzero(Rl, q * q));
   if (n > 0) {
-    PetscCall(BasisGetArray(ksp, &a, &mtype));
+    PetscCall(KSPCAGMRESBasisGetArray(ksp, &a, &mtype));
     if (PetscMemTypeHost(mtype)) {
       for (PetscInt j = 0; j < q; j++) PetscCall(PetscArraycpy(W + j * n, a + (c + j) * ca->lda, n));
     } else {
@@ -238,7 +238,7 @@ PetscErrorCode KSPCAGMRESBlockCAQR(KSP ksp, PetscInt c, PetscInt q, PetscScalar 
       PetscCall(PetscLogCpuToGpu(n * q * sizeof(PetscScalar)));
 #endif
     }
-    PetscCall(BasisRestoreArray(ksp, &a));
+    PetscCall(KSPCAGMRESBasisRestoreArray(ksp, &a));
   }
   PetscCall(PetscFree7(W, W2, Rl, G, S, tau, work));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -254,7 +254,7 @@ PetscErrorCode KSPCAGMRESGetColumns(KSP ksp, PetscInt c, PetscInt n, Vec **cols)
   PetscMemType mtype;
 
   PetscFunctionBegin;
-  PetscCall(BasisGetArray(ksp, &a, &mtype));
+  PetscCall(KSPCAGMRESBasisGetArray(ksp, &a, &mtype));
   for (PetscInt j = c; j < c + n; j++) {
     if (ca->device) {
 #if defined(PETSC_HAVE_CUDA)
@@ -279,7 +279,7 @@ PetscErrorCode KSPCAGMRESRestoreColumns(KSP ksp, PetscInt c, PetscInt n, Vec **c
 #endif
     } else PetscCall(VecResetArray(ca->qcol[j]));
   }
-  PetscCall(BasisRestoreArray(ksp, &a));
+  PetscCall(KSPCAGMRESBasisRestoreArray(ksp, &a));
   *cols = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

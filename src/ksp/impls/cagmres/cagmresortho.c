@@ -34,7 +34,7 @@ static PetscInt LeadingRank(const PetscScalar *RD, PetscInt k, const PetscReal *
   when the factorization breaks down or its R(i,i) (i > 0) is below KSP_CAGMRES_GRAM_TOL of the column
   norm, where the Gram matrix no longer determines it. Does not touch V.
 */
-static PetscErrorCode GramR(KSP ksp, PetscInt c, PetscInt k, PetscScalar *RD, PetscBool *ok, PetscBool *finite)
+static PetscErrorCode KSPCAGMRESGramR(KSP ksp, PetscInt c, PetscInt k, PetscScalar *RD, PetscBool *ok, PetscBool *finite)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
   PetscScalar *G, *work;
@@ -89,7 +89,7 @@ static PetscErrorCode GramR(KSP ksp, PetscInt c, PetscInt k, PetscScalar *RD, Pe
 }
 
 /* MGS or CGS within the block, column by column; stops at the first dependent column */
-static PetscErrorCode GramSchmidtQR(KSP ksp, PetscInt c, PetscInt k, const PetscReal *rt2, PetscScalar *RD, PetscInt *rank, PetscBool *finite)
+static PetscErrorCode KSPCAGMRESGramSchmidtQR(KSP ksp, PetscInt c, PetscInt k, const PetscReal *rt2, PetscScalar *RD, PetscInt *rank, PetscBool *finite)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
 
@@ -123,7 +123,7 @@ static PetscErrorCode GramSchmidtQR(KSP ksp, PetscInt c, PetscInt k, const Petsc
 }
 
 /* One BOrth + TSQR pass over columns c .. c+k-1; RT (c x k) and RD (k x k) zeroed first */
-static PetscErrorCode OrthoPass(KSP ksp, PetscInt c, PetscInt k, PetscScalar *RT, PetscScalar *RD, PetscInt *rank, PetscBool *finite)
+static PetscErrorCode KSPCAGMRESOrthoPass(KSP ksp, PetscInt c, PetscInt k, PetscScalar *RT, PetscScalar *RD, PetscInt *rank, PetscBool *finite)
 {
   KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
   PetscReal   *rt2;
@@ -157,7 +157,7 @@ static PetscErrorCode OrthoPass(KSP ksp, PetscInt c, PetscInt k, PetscScalar *RT
     switch (ca->tsqr) {
     case KSP_CAGMRES_TSQR_CHOLQR:
     case KSP_CAGMRES_TSQR_SVQR:
-      PetscCall(GramR(ksp, c, k, RD, &ok, finite));
+      PetscCall(KSPCAGMRESGramR(ksp, c, k, RD, &ok, finite));
       if (*finite && ok) {
         *rank = LeadingRank(RD, k, rt2);
         PetscCall(KSPCAGMRESBlockTrsm(ksp, c, *rank, RD, k));
@@ -168,7 +168,7 @@ static PetscErrorCode OrthoPass(KSP ksp, PetscInt c, PetscInt k, PetscScalar *RT
       break;
     case KSP_CAGMRES_TSQR_MGS:
     case KSP_CAGMRES_TSQR_CGS:
-      PetscCall(GramSchmidtQR(ksp, c, k, rt2, RD, rank, finite));
+      PetscCall(KSPCAGMRESGramSchmidtQR(ksp, c, k, rt2, RD, rank, finite));
       ok = PETSC_TRUE;
       break;
     case KSP_CAGMRES_TSQR_CAQR:
@@ -202,7 +202,7 @@ PetscErrorCode KSPCAGMRESOrthogonalizeBlock(KSP ksp, PetscInt c, PetscInt k, Pet
   PetscBool    refine;
 
   PetscFunctionBegin;
-  PetscCall(OrthoPass(ksp, c, k, RT, RD, &r1, finite));
+  PetscCall(KSPCAGMRESOrthoPass(ksp, c, k, RT, RD, &r1, finite));
   *rank = r1;
   if (!*finite || r1 == 0 || !c) PetscFunctionReturn(PETSC_SUCCESS);
   refine = (PetscBool)(ksp->cgstype == KSP_ORTHOGONALIZATION_CGS_REFINE_ALWAYS);
@@ -217,7 +217,7 @@ PetscErrorCode KSPCAGMRESOrthogonalizeBlock(KSP ksp, PetscInt c, PetscInt k, Pet
   ca->nrefined++;
   /* second pass over the r1 good columns: Q1 = Q_old RT2 + Q2 RD2, so RT += [RT2 0] RD and RD = diag(RD2, I) RD */
   PetscCall(PetscMalloc3(c * r1, &RT2, r1 * r1, &RD2, k * k, &T));
-  PetscCall(OrthoPass(ksp, c, r1, RT2, RD2, &r2, finite));
+  PetscCall(KSPCAGMRESOrthoPass(ksp, c, r1, RT2, RD2, &r2, finite));
   if (*finite) {
     for (PetscInt j = 0; j < k; j++) {
       for (PetscInt i = 0; i < c; i++) {

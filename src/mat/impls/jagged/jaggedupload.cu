@@ -43,7 +43,7 @@ int CoresAvailable()
   return CPU_COUNT(&set);
 }
 
-PetscErrorCode PoolDestroy()
+PetscErrorCode MatJaggedUploadPoolDestroy()
 {
   PetscFunctionBegin;
   for (int l = 0; l < pool.nlanes; l++) {
@@ -57,7 +57,7 @@ PetscErrorCode PoolDestroy()
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PoolCreate()
+PetscErrorCode MatJaggedUploadPoolCreate()
 {
   const int cores = CoresAvailable(), nlanes = cores > 1 ? std::min(cores, kMaxLanes) : 0;
 
@@ -70,7 +70,7 @@ PetscErrorCode PoolCreate()
     }
   }
   pool.nlanes = nlanes;
-  PetscCall(PetscRegisterFinalize(PoolDestroy));
+  PetscCall(PetscRegisterFinalize(MatJaggedUploadPoolDestroy));
   PetscCall(PetscInfo(NULL, "Large uploads: %s (%d CPU cores available)\n", nlanes ? "lanes of threads through pinned buffers" : "pinned in place", cores));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -109,7 +109,7 @@ PetscErrorCode MatJaggedUpload(void *dst, const void *src, size_t bytes, cudaStr
     if (bytes) PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (pool.nlanes < 0) PetscCall(PoolCreate());
+  if (pool.nlanes < 0) PetscCall(MatJaggedUploadPoolCreate());
   PetscCall(PetscTime(&t0));
   PetscCall(MatJaggedUpload_Private(dst, src, bytes, stream));
   PetscCall(PetscInfoEnabled(MAT_CLASSID, &info));

@@ -51,7 +51,7 @@ __global__ void HaloScatterKernel(PetscInt n, const int *idx, const T *src, T *d
 
 /* dst[k] = src[idx[k]] (gather) or dst[idx[k]] = src[k] (scatter), k < n, on the device (stream) or the host (its twin) */
 template <typename T>
-PetscErrorCode HaloMove(bool gather, bool device, PetscInt n, const PetscInt *hidx, const int *didx, const void *src, void *dst, cudaStream_t stream)
+PetscErrorCode JaggedHaloMove(bool gather, bool device, PetscInt n, const PetscInt *hidx, const int *didx, const void *src, void *dst, cudaStream_t stream)
 {
   const T *s = static_cast<const T *>(src);
   T       *d = static_cast<T *>(dst);
@@ -72,18 +72,18 @@ PetscErrorCode HaloMove(bool gather, bool device, PetscInt n, const PetscInt *hi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HaloMoveUnit(size_t unit, bool gather, bool device, PetscInt n, const PetscInt *hidx, const int *didx, const void *src, void *dst, cudaStream_t stream)
+PetscErrorCode JaggedHaloMoveUnit(size_t unit, bool gather, bool device, PetscInt n, const PetscInt *hidx, const int *didx, const void *src, void *dst, cudaStream_t stream)
 {
   PetscFunctionBegin;
   switch (unit) {
   case 4:
-    PetscCall(HaloMove<std::uint32_t>(gather, device, n, hidx, didx, src, dst, stream));
+    PetscCall(JaggedHaloMove<std::uint32_t>(gather, device, n, hidx, didx, src, dst, stream));
     break;
   case 8:
-    PetscCall(HaloMove<std::uint64_t>(gather, device, n, hidx, didx, src, dst, stream));
+    PetscCall(JaggedHaloMove<std::uint64_t>(gather, device, n, hidx, didx, src, dst, stream));
     break;
   case 16:
-    PetscCall(HaloMove<Unit16>(gather, device, n, hidx, didx, src, dst, stream));
+    PetscCall(JaggedHaloMove<Unit16>(gather, device, n, hidx, didx, src, dst, stream));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Halo entries of %zu bytes are not supported (4, 8 or 16)", unit);
@@ -99,7 +99,7 @@ __global__ void HaloAddKernel(PetscInt n, int ncomp, const int *idx, const doubl
 }
 
 /* An index list on the device, as int */
-PetscErrorCode HaloDeviceIndices(PetscInt n, const PetscInt *h, int **d)
+PetscErrorCode JaggedHaloDeviceIndices(PetscInt n, const PetscInt *h, int **d)
 {
   int *tmp;
 
@@ -181,10 +181,10 @@ PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, Petsc
       PetscCallCUDA(cudaMallocHost((void **)&h->hrecv, unit * PetscMax(h->recvoff[nr], 1)));
     }
     PetscCallCUDA(cudaMalloc((void **)&h->dsend, unit * PetscMax(h->sendoff[ni], 1)));
-    PetscCall(HaloDeviceIndices(h->sendoff[ni], h->sendidx, &h->dsendidx));
+    PetscCall(JaggedHaloDeviceIndices(h->sendoff[ni], h->sendidx, &h->dsendidx));
     if (!h->leafcontig) {
       PetscCallCUDA(cudaMalloc((void **)&h->drecv, unit * PetscMax(h->recvoff[nr], 1)));
-      PetscCall(HaloDeviceIndices(h->recvoff[nr], h->recvidx, &h->drecvidx));
+      PetscCall(JaggedHaloDeviceIndices(h->recvoff[nr], h->recvidx, &h->drecvidx));
     }
     PetscCallCUDA(cudaStreamCreateWithFlags(&h->copy, cudaStreamNonBlocking));
     for (cudaEvent_t *e : {&h->packed, &h->sent, &h->arrived}) PetscCallCUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
@@ -225,21 +225,21 @@ PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t str
 
   PetscFunctionBegin;
   if (h->nccl) { /* the exchange waits for the packing in JaggedHaloEnd() */
-    PetscCall(HaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
+    PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
     PetscCallCUDA(cudaEventRecord(h->packed, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->arrived)); /* the last exchange's receive buffer has reached the device */
     if (nsend) {
-      PetscCall(HaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
+      PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
       PetscCallCUDA(cudaEventRecord(h->packed, stream));
       PetscCallCUDA(cudaStreamWaitEvent(h->copy, h->packed, 0));
       PetscCallCUDA(cudaMemcpyAsync(h->hsend, h->dsend, h->unit * nsend, cudaMemcpyDeviceToHost, h->copy));
       PetscCall(PetscLogGpuToCpu((PetscLogDouble)(h->unit * nsend)));
     }
     PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
-  } else PetscCall(HaloMoveUnit(h->unit, true, false, nsend, h->sendidx, NULL, roots, h->hsend, NULL));
+  } else PetscCall(JaggedHaloMoveUnit(h->unit, true, false, nsend, h->sendidx, NULL, roots, h->hsend, NULL));
   PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_FALSE));
   if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -272,7 +272,7 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
     char *dst = h->leafcontig ? static_cast<char *>(leaves) + h->unit * h->leafbase : h->drecv;
 
     PetscCall(JaggedHaloNCCL(h, h->nsend, h->sendrank, h->sendoff, h->dsend, h->nrecv, h->recvrank, h->recvoff, dst, stream));
-    if (!h->leafcontig) PetscCall(HaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
+    if (!h->leafcontig) PetscCall(JaggedHaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h->device) {
@@ -285,7 +285,7 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
         if (h->sendrank[j] == h->rank) PetscCall(PetscMemcpy(h->hrecv + h->unit * h->recvoff[i], h->hsend + h->unit * h->sendoff[j], h->unit * (h->recvoff[i + 1] - h->recvoff[i])));
   PetscCallMPI(MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE));
   if (!h->device) {
-    PetscCall(HaloMoveUnit(h->unit, false, false, nrecv, h->recvidx, NULL, h->hrecv, leaves, NULL));
+    PetscCall(JaggedHaloMoveUnit(h->unit, false, false, nrecv, h->recvidx, NULL, h->hrecv, leaves, NULL));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (nrecv) {
@@ -296,7 +296,7 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
   }
   PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
   PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
-  if (!h->leafcontig) PetscCall(HaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
+  if (!h->leafcontig) PetscCall(JaggedHaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -313,7 +313,7 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
   if (h->nccl) { /* the ghosts leave from leaves where they are contiguous there, in JaggedHaloReverseEnd() */
     h->reversesrc = static_cast<const char *>(leaves) + h->unit * h->leafbase;
     if (!h->leafcontig) {
-      PetscCall(HaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
+      PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
       h->reversesrc = h->drecv;
     }
     PetscCallCUDA(cudaEventRecord(h->packed, stream));
@@ -325,7 +325,7 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
       const char *src = static_cast<const char *>(leaves) + h->unit * h->leafbase;
 
       if (!h->leafcontig) {
-        PetscCall(HaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
+        PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
         src = h->drecv;
       }
       PetscCallCUDA(cudaEventRecord(h->packed, stream));
@@ -334,7 +334,7 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
       PetscCall(PetscLogGpuToCpu((PetscLogDouble)(h->unit * nrecv)));
     }
     PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
-  } else PetscCall(HaloMoveUnit(h->unit, true, false, nrecv, h->recvidx, NULL, leaves, h->hrecv, NULL));
+  } else PetscCall(JaggedHaloMoveUnit(h->unit, true, false, nrecv, h->recvidx, NULL, leaves, h->hrecv, NULL));
   PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_FALSE));
   if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

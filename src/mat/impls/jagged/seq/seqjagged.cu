@@ -57,7 +57,7 @@ static PetscErrorCode MatSeqJaggedTypeOf(MatType type, MatType *seqtype)
 }
 
 /* cudaFree(NULL) still needs a driver: free only what was allocated */
-static PetscErrorCode DeviceFree(void *p)
+static PetscErrorCode MatSeqJaggedDeviceFree(void *p)
 {
   PetscFunctionBegin;
   if (p) PetscCallCUDA(cudaFree(p));
@@ -73,8 +73,8 @@ static PetscErrorCode MatSeqJaggedFreeValues(Mat A)
     PetscCall(PetscFree(j->vals));
     PetscCall(PetscFree(j->vals_single));
   } else {
-    PetscCall(DeviceFree(j->vals));
-    PetscCall(DeviceFree(j->vals_single));
+    PetscCall(MatSeqJaggedDeviceFree(j->vals));
+    PetscCall(MatSeqJaggedDeviceFree(j->vals_single));
   }
   j->vals        = NULL;
   j->vals_single = NULL;
@@ -97,7 +97,7 @@ static PetscErrorCode MatSeqJaggedReset(Mat A)
   delete j->format;
   j->format = NULL;
   for (int k = 0; k < 3; k++) {
-    PetscCall(DeviceFree(j->stage[k]));
+    PetscCall(MatSeqJaggedDeviceFree(j->stage[k]));
     j->stage[k]  = NULL;
     j->nstage[k] = 0;
   }
@@ -184,7 +184,7 @@ static PetscErrorCode MatSeqJaggedRefreshValues(Mat A)
   PetscCall(MatSeqJaggedGetCSR(A, &ia, &ja, &aa));
   if (!j->single && j->vals_single) {
     if (j->host) PetscCall(PetscFree(j->vals_single));
-    else PetscCall(DeviceFree(j->vals_single));
+    else PetscCall(MatSeqJaggedDeviceFree(j->vals_single));
     j->vals_single = NULL;
   }
   if (j->host) {
@@ -295,7 +295,7 @@ static PetscErrorCode MatSeqJaggedStage(Mat A, int k, PetscInt n, PetscScalar **
 
   PetscFunctionBegin;
   if (n > j->nstage[k]) {
-    PetscCall(DeviceFree(j->stage[k]));
+    PetscCall(MatSeqJaggedDeviceFree(j->stage[k]));
     PetscCallCUDA(cudaMalloc((void **)&j->stage[k], sizeof(PetscScalar) * n));
     j->nstage[k] = n;
   }
