@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "jaggedupload.h"
+#include <petscjagged/private/jaggedupload.h>
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "jaggedvalueops.cuh"
+#include <petscjagged/private/jaggedvalueops.cuh>
 
 #include <complex>
 

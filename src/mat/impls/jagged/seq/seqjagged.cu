@@ -19,8 +19,8 @@
 
 #include <petscjagged/private/seqjagged.h>
 #include <petscjagged/private/jaggedbuild.cuh>
-#include "../jaggedvalueops.cuh"
-#include "../jaggedupload.h"
+#include <petscjagged/private/jaggedvalueops.cuh>
+#include <petscjagged/private/jaggedupload.h>
 
 #include <new>
 
