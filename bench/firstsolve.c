@@ -174,6 +174,13 @@ static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, PetscBool elastici
   PetscCall(DMPlexSNESComputeJacobianFEM(*dm, u, *A, *A, NULL));
   PetscCall(AssemblyEndTime(&t1));
   *tend = t1 - t0;
+  if (elasticity) { /* the rigid-body modes, which PCGAMG needs (as snes ex56 gives them) */
+    MatNullSpace nsp;
+
+    PetscCall(DMPlexCreateRigidBody(*dm, 0, &nsp));
+    PetscCall(MatSetNearNullSpace(*A, nsp));
+    PetscCall(MatNullSpaceDestroy(&nsp));
+  }
   PetscCall(VecDestroy(&u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -379,6 +386,10 @@ int main(int argc, char **argv)
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
+  if (da) { /* the grid, for PCMG's levels (-pc_type mg -pc_mg_galerkin), as a DMDA program gives it; the matrix stays the program's */
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(KSPSetDMActive(ksp, KSP_DMACTIVE_ALL, PETSC_FALSE));
+  }
   PetscCall(KSPGetPC(ksp, &pc));
   if (setpc) PetscCall(PCSetType(pc, codepc));
   PetscCall(KSPSetFromOptions(ksp));
