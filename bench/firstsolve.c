@@ -29,7 +29,7 @@ iterations and the true relative residual; b = 1.\n\
 #include <petscsnes.h>
 #include <petscksp.h>
 #include <petscdevice.h>
-#include "../tests/ksp/tests/mtxload.h"
+#include <petscjagged/private/mtxload.h>
 
 static PetscBool on_gpu; /* CUDA vectors: wait for the device around the timings */
 

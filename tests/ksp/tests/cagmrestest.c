@@ -13,7 +13,7 @@ static char help[] = "Checks KSPCAGMRES against KSPGMRES with the same restart l
   -expect <converged|nanorinf|diverged>  the outcome of the CA-GMRES solve (-ca_ options)\n\n";
 
 #include <petscjagged.h>
-#include "mtxload.h"
+#include <petscjagged/private/mtxload.h>
 
 typedef struct {
   KSPConvergedReason reason;

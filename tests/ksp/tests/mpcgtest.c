@@ -10,7 +10,7 @@ static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, 
 
 #include <petscdmda.h>
 #include <petscjagged.h>
-#include "mtxload.h"
+#include <petscjagged/private/mtxload.h>
 
 /* 5- or 7-point Laplacian on an n^d grid, anisotropic (eps in y) when aniso */
 static PetscErrorCode Laplacian(PetscInt d, PetscInt n, PetscReal eps, Mat *A)

@@ -1,4 +1,4 @@
-/* Shared by the solver tests: a Matrix Market (coordinate) reader */
+/* Shared by the solver tests and bench/firstsolve: a Matrix Market (coordinate) reader */
 #pragma once
 
 #include <petscmat.h>
