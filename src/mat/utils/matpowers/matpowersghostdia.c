@@ -54,7 +54,7 @@ static inline void MatPowersGhostDIAAddOffset(PetscInt o, PetscInt *ndiag, Petsc
 PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt ghost[], Mat Ad, Mat Ao, const PetscInt garray[])
 {
   const PetscInt  rstart = mpk->A->rmap->rstart, nown = mpk->nown, nghost = mpk->ncols - nown;
-  PetscInt        gmin = rstart, gmax = rstart + nown - 1, ndiag = 0, offset[MAT_DIA_MAX], n, hint = 0;
+  PetscInt        gmin = rstart, gmax = rstart + nown - 1, ndiag = 0, offset[MAT_DIA_MAX], n, hint = 0, nprev = -1, prev[MAT_DIA_MAX];
   const PetscInt *ai, *aj, *bi, *bj;
   PetscBool       done, ok = PETSC_TRUE;
 
@@ -68,8 +68,18 @@ PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt ghost[], Ma
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
   for (PetscInt i = 0; i < mpk->nown && ok; i++) { /* the offsets, in global indices, of the own rows, then of the remote rows */
-    hint = 0;                                       /* a row's first offset is most often the smallest */
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) MatPowersGhostDIAAddOffset(aj[k] - i, &ndiag, offset, &hint, &ok);
+    const PetscInt  len = ai[i + 1] - ai[i], *cj = aj + ai[i];
+    PetscBool       same = (PetscBool)(len == nprev);
+
+    for (PetscInt k = 0; k < len && same; k++) same = (PetscBool)(cj[k] - i == prev[k]); /* the diagonal block's offsets of the row before: known */
+    if (!same) {
+      hint  = 0; /* a row's first offset is most often the smallest */
+      nprev = len <= MAT_DIA_MAX ? len : -1;
+      for (PetscInt k = 0; k < len; k++) {
+        MatPowersGhostDIAAddOffset(cj[k] - i, &ndiag, offset, &hint, &ok);
+        if (nprev > 0) prev[k] = cj[k] - i;
+      }
+    }
     for (PetscInt k = bi[i]; k < bi[i + 1]; k++) MatPowersGhostDIAAddOffset(garray[bj[k]] - (rstart + i), &ndiag, offset, &hint, &ok);
   }
   for (PetscInt r = 0; r < mpk->nrows - nown && ok; r++) /* remote row r is extended column nown + r (its columns in no order of offsets) */
