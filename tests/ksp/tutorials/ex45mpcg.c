@@ -23,6 +23,12 @@
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view
       filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+|mg, its V-cycle run in single precision|single-precision V-cycle: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
 
+   test:
+      # the coarse solve PCMG's KSP in double: it starts from a zero guess, though ex45's DM gives the KSP an initial guess
+      suffix: mg_jacobi_coarse_double
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -pc_spcg_mg_dense_max 0
+      filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+|mg, its V-cycle run in single precision|level 0: [0-9]+ rows, PCMG.s coarse solve in double precision"
+
    # GPU (device suite): PCMG (Chebyshev/SOR smoothers on ex45's own coarse operators) and ILU (cuSPARSE) inside the inner loop
    test:
       suffix: gpu_mg

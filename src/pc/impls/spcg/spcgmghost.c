@@ -123,6 +123,7 @@ static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
     PetscCall(VecGetArrayWrite(mg->cb, &ba));
     for (PetscInt i = 0; i < n; i++) ba[i] = (PetscScalar)c->b[i];
     PetscCall(VecRestoreArrayWrite(mg->cb, &ba));
+    PetscCall(VecZeroEntries(mg->cx)); /* as PCMG: a zero guess known as such (a DM's initial guess makes the KSP's guess nonzero) */
     PetscCall(KSPSolve(mg->coarse, mg->cb, mg->cx));
     PetscCall(VecGetArrayRead(mg->cx, &xa));
     for (PetscInt i = 0; i < n; i++) c->x[i] = (PetscJaggedScalarSingle)xa[i];
