@@ -82,7 +82,8 @@ PETSC_INTERN const PCSPCGBlockOps PCSPCGBlockOpsCSR, PCSPCGBlockOpsDIA, PCSPCGBl
 
 /*
   The single-precision image of a set-up PCMG (PCGAMG) hierarchy whose V-cycle is PCSPCG's inner preconditioner
-  (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmghost.c: the V-cycle on the host)
+  (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmghost.c: the V-cycle on the host, the twin of
+  spcgmgdevice.cu's on the device, whose image keeps its arrays in device memory)
 */
 #define PCSPCG_MG_DENSE_MAX 2000 /* largest coarse problem factored densely by default (-pc_spcg_mg_dense_max) */
 
@@ -97,7 +98,7 @@ typedef struct {
   PetscInt                 its;        /* Chebyshev's degree or Richardson's steps (KSP max_it); 0: no smoothing */
   PetscReal                emin, emax; /* Chebyshev: the bounds on the eigenvalues of D^{-1} A the double smoother uses */
   PetscReal                scale;      /* Richardson: the damping */
-  PetscJaggedScalarSingle *dinv;       /* the smoother's Jacobi (its PC applied to ones) in single precision */
+  PetscJaggedScalarSingle *dinv;       /* the smoother's Jacobi (its PC applied to ones) in single precision (device image: in device memory) */
 } PCSPCGMGSmoother;
 
 /* One level of the image; level 0 is the coarsest, as in PCMG */
@@ -107,7 +108,7 @@ typedef struct {
   Mat                      P;           /* the interpolation from the next coarser level, fine x coarse (referenced; NULL on level 0) */
   Mat                      R;           /* the restriction to it, coarse x fine: PCMG's own, or the explicit transpose of P made here */
   PetscBool                transposed;  /* R was made here as a transpose */
-  PCSPCGBlock              op;          /* A's single-precision copy (DIA where it pays, else pJDS), unless shared ... */
+  PCSPCGBlock              op;          /* A's single-precision copy (DIA where it pays, else pJDS; device image of a host A: CSR), unless shared ... */
   const PCSPCGBlock       *opp;         /* ... the copy the products use: op, or PCSPCG's copy of the same operator */
   PCSPCGBlock              interp;      /* P in CSR */
   PCSPCGBlock              restr;       /* R in CSR */
@@ -115,17 +116,20 @@ typedef struct {
   PetscObjectId            Aid, Pid, Rid;          /* PCMG's operator, interpolation and restriction the image was made from ... */
   PetscObjectState         Anz, Pnz, Rnz;          /* ... their nonzero states then (another: the image is made anew) ... */
   PetscObjectState         Astate, Pstate, Rstate; /* ... and their states at the last set-up (another: the values are refreshed) */
-  PetscJaggedScalarSingle *b, *x, *r;   /* right-hand side, solution and residual of the level */
+  PetscJaggedScalarSingle *b, *x, *r;   /* right-hand side, solution and residual of the level (device image: one device allocation at b) */
   PetscJaggedScalarSingle *w[2];        /* Chebyshev's other two iterates */
 } PCSPCGMGLevel;
 
 typedef struct _n_PCSPCGMG *PCSPCGMG;
 struct _n_PCSPCGMG {
   PetscInt                 nlevels;
+  PetscBool                device;  /* the blocks, level vectors, inverse diagonals and coarse factors are in device memory (the device loop's V-cycle) */
   PCSPCGMGLevel           *level;   /* [nlevels], level[0] the coarsest */
   PetscBool                dense;   /* coarse solve: dense LU factors in single precision, else the double coarse KSP */
-  PetscJaggedScalarSingle *lu;      /* dense: L (unit, below the diagonal) and U of the coarse operator, row-major */
+  PetscJaggedScalarSingle *lu;      /* dense: L (unit, below the diagonal) and U of the coarse operator, row-major (device image: column-major) */
   PetscInt                *piv;     /* dense: LAPACK's row interchanges, from 0 */
+  PetscJaggedScalarSingle *hc;      /* device image, not dense: the coarse right-hand side and solution crossing the host (pinned) ... */
+  int                     *hstop;   /* ... and the inner loop's stop flag read with them (pinned): a stopped loop solves no more */
   KSP                      coarse;  /* the coarse KSP of PCMG (referenced), applied in double when not dense */
   Vec                      cb, cx;  /* its right-hand side and solution in double */
   const char              *coarsewhy; /* why the coarse solve is not dense */
@@ -192,6 +196,7 @@ PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool, PCSPCGMG);
 PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
 PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, cudaStream_t);
 PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode PCSPCGCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);

@@ -159,16 +159,19 @@ PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt
 } // namespace
 
 /*
-  The CSR copy of the m x c->ncols block B (its host CSR ai, aj; c->nnz set), on the device (B a
-  MATSEQAIJCUSPARSE) or the host: B's own indices and the values rounded where B has no empty row, else
-  its nonempty rows
+  The CSR copy of the m x c->ncols block B (its host CSR ai, aj; c->nnz set), on the device or the host: B's
+  own indices and the values rounded where B has no empty row (on the device: B a MATSEQAIJCUSPARSE), else
+  its nonempty rows (on the device: also those of a host B, all of them, copied up)
 */
 PetscErrorCode PCSPCGCSRCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGBlock *c)
 {
+  PetscBool cusparse;
+
   PetscFunctionBegin;
   c->format = PCSPCG_FORMAT_CSR;
   c->ops    = &PCSPCGBlockOpsCSR;
-  if (HasEmptyRow(m, ai)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJCUSPARSE, &cusparse));
+  if (HasEmptyRow(m, ai) || (device && !cusparse)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
   else if (device) { /* device indices as they are (without empty rows AIJCUSPARSE does not compress them) */
     const PetscInt *di, *dj;
     PetscScalar    *da;

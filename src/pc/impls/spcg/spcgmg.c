@@ -8,7 +8,10 @@
    Jacobi: the inverse diagonal in single precision), and the coarse solve (a dense LU factored in double,
    its factors in single precision, where PCMG solves the coarse problem exactly and it is small enough;
    else PCMG's own coarse KSP in double). Anything else keeps the double path, with the reason in
-   PetscInfo() and PCView().
+   PetscInfo() and PCView(). For the device inner loop the same image is made in device memory (mg->device):
+   the blocks made from the MATSEQAIJCUSPARSE levels' device arrays (a host matrix's copied up in CSR), the level
+   vectors, inverse diagonals and coarse factors (column-major there) in device memory; its V-cycle is
+   spcgmgdevice.cu's, the twin of spcgmghost.c's.
 */
 #include <petscjagged/private/spcgimpl.h>
 #include <petsc/private/pcmgimpl.h>
@@ -42,22 +45,22 @@ typedef struct {
 } PCSPCGRichardsonHead;
 #endif
 
-/* The sequential AIJ matrix that holds M on one process (M itself, or the diagonal block of an MPIAIJ M), or NULL */
+/* The sequential AIJ matrix that holds M on one process (M itself, or the diagonal block of an MPIAIJ M; on the host or CUSPARSE), or NULL */
 static PetscErrorCode PCSPCGMGSeqAIJ(Mat M, Mat *seq)
 {
   PetscBool isseq, ismpi;
 
   PetscFunctionBegin;
   *seq = NULL;
-  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATSEQAIJ, &isseq));
-  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATMPIAIJ, &ismpi));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &isseq, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
   if (isseq) *seq = M;
   else if (ismpi) PetscCall(MatMPIAIJGetSeqAIJ(M, seq, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The CSR copy of a sequential AIJ matrix B on the host, in single precision */
-static PetscErrorCode PCSPCGMGCSRCreate(Mat B, PCSPCGBlock *c)
+/* The CSR copy of a sequential AIJ matrix B in single precision, on the host or the device */
+static PetscErrorCode PCSPCGMGCSRCreate(Mat B, PetscBool device, PCSPCGBlock *c)
 {
   const PetscInt *ai, *aj;
   PetscInt        m;
@@ -67,19 +70,48 @@ static PetscErrorCode PCSPCGMGCSRCreate(Mat B, PCSPCGBlock *c)
   PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
-  c->nnz = ai[m];
+  c->nnz    = ai[m];
+  c->device = device;
   PetscCall(MatGetSize(B, NULL, &c->ncols));
-  PetscCall(PCSPCGCSRCreate(B, m, ai, aj, PETSC_FALSE, c));
+  PetscCall(PCSPCGCSRCreate(B, m, ai, aj, device, c));
   PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The count entries at *a, made on the host, moved to device memory (device) or left there */
+static PetscErrorCode PCSPCGMGUpload(PetscBool device, size_t count, PetscJaggedScalarSingle **a)
+{
+  PetscJaggedScalarSingle *d;
+
+  PetscFunctionBegin;
+  if (!device) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallCUDA(cudaMalloc((void **)&d, sizeof(*d) * PetscMax(count, 1)));
+  PetscCallCUDA(cudaMemcpy(d, *a, sizeof(*d) * count, cudaMemcpyHostToDevice));
+  PetscCall(PetscLogCpuToGpu(sizeof(*d) * count));
+  PetscCall(PetscFree(*a));
+  *a = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees an array of the image, in device memory (device) or on the host */
+static PetscErrorCode PCSPCGMGFree(PetscBool device, void *a)
+{
+  void **p = (void **)a;
+
+  PetscFunctionBegin;
+  if (device) {
+    if (*p) PetscCallCUDA(cudaFree(*p));
+    *p = NULL;
+  } else PetscCall(PetscFree(*p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   A level's smoother as the double set-up left it: KSPCHEBYSHEV (first kind) or KSPRICHARDSON (fixed damping)
   with PCJACOBI on the operator A, a fixed number of steps (no norm, no convergence test), left
-  preconditioned; else *why says what is not supported
+  preconditioned; else *why says what is not supported. The inverse diagonal in device memory with device.
 */
-static PetscErrorCode PCSPCGMGSmootherRead(KSP ksp, Mat A, PetscInt n, PCSPCGMGSmoother *sm, const char **why)
+static PetscErrorCode PCSPCGMGSmootherRead(KSP ksp, Mat A, PetscInt n, PetscBool device, PCSPCGMGSmoother *sm, const char **why)
 {
   PC        jac;
   Mat       Amat;
@@ -147,6 +179,7 @@ static PetscErrorCode PCSPCGMGSmootherRead(KSP ksp, Mat A, PetscInt n, PCSPCGMGS
     for (PetscInt i = 0; i < n; i++) sm->dinv[i] = (PetscJaggedScalarSingle)da[i];
     PetscCall(VecRestoreArrayRead(d, &da));
   }
+  PetscCall(PCSPCGMGUpload(device, n, &sm->dinv));
   PetscCall(VecDestroy(&ones));
   PetscCall(VecDestroy(&d));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -181,7 +214,10 @@ static PetscErrorCode PCSPCGMGCoarseIsDirect(KSP ksp, PetscBool *direct)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The dense LU of the coarse operator A (n rows): factored in double with partial pivoting, kept in single precision, row-major; *singular on a zero pivot */
+/*
+  The dense LU of the coarse operator A (n rows): factored in double with partial pivoting, kept in single
+  precision, row-major, or column-major in device memory (the device solve sweeps by columns); *singular on a zero pivot
+*/
 static PetscErrorCode PCSPCGMGDenseFactor(Mat A, PetscInt n, PCSPCGMG mg, PetscBool *singular)
 {
   PetscScalar *a;
@@ -210,7 +246,16 @@ static PetscErrorCode PCSPCGMGDenseFactor(Mat A, PetscInt n, PCSPCGMG mg, PetscB
     PetscCall(PetscMalloc1(PetscMax(n, 1), &mg->piv));
     for (PetscInt i = 0; i < n; i++) {
       mg->piv[i] = (PetscInt)ipiv[i] - 1;
-      for (PetscInt j = 0; j < n; j++) mg->lu[(size_t)i * n + j] = (PetscJaggedScalarSingle)a[i + (size_t)j * n];
+      for (PetscInt j = 0; j < n; j++) mg->lu[mg->device ? i + (size_t)j * n : (size_t)i * n + j] = (PetscJaggedScalarSingle)a[i + (size_t)j * n];
+    }
+    PetscCall(PCSPCGMGUpload(mg->device, (size_t)n * n, &mg->lu));
+    if (mg->device) {
+      PetscInt *d;
+
+      PetscCallCUDA(cudaMalloc((void **)&d, sizeof(PetscInt) * PetscMax(n, 1)));
+      PetscCallCUDA(cudaMemcpy(d, mg->piv, sizeof(PetscInt) * n, cudaMemcpyHostToDevice));
+      PetscCall(PetscFree(mg->piv));
+      mg->piv = d;
     }
     PetscCall(PetscLogFlops(2.0 * n * n * n / 3.0));
   }
@@ -231,16 +276,19 @@ PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *pmg)
     PetscCall(PCSPCGBlockDestroy(&lv->op));
     PetscCall(PCSPCGBlockDestroy(&lv->interp));
     PetscCall(PCSPCGBlockDestroy(&lv->restr));
-    if (lv->up.dinv != lv->down.dinv) PetscCall(PetscFree(lv->up.dinv));
-    PetscCall(PetscFree(lv->down.dinv));
-    PetscCall(PetscFree5(lv->b, lv->x, lv->r, lv->w[0], lv->w[1]));
+    if (lv->up.dinv != lv->down.dinv) PetscCall(PCSPCGMGFree(mg->device, &lv->up.dinv));
+    PetscCall(PCSPCGMGFree(mg->device, &lv->down.dinv));
+    if (mg->device) PetscCall(PCSPCGMGFree(PETSC_TRUE, &lv->b));
+    else PetscCall(PetscFree5(lv->b, lv->x, lv->r, lv->w[0], lv->w[1]));
     PetscCall(MatDestroy(&lv->A));
     PetscCall(MatDestroy(&lv->P));
     PetscCall(MatDestroy(&lv->R));
   }
   PetscCall(PetscFree(mg->level));
-  PetscCall(PetscFree(mg->lu));
-  PetscCall(PetscFree(mg->piv));
+  PetscCall(PCSPCGMGFree(mg->device, &mg->lu));
+  PetscCall(PCSPCGMGFree(mg->device, &mg->piv));
+  if (mg->hc) PetscCallCUDA(cudaFreeHost(mg->hc));
+  if (mg->hstop) PetscCallCUDA(cudaFreeHost(mg->hstop));
   PetscCall(KSPDestroy(&mg->coarse));
   PetscCall(VecDestroy(&mg->cb));
   PetscCall(VecDestroy(&mg->cx));
@@ -320,18 +368,19 @@ static PetscErrorCode PCSPCGMGRecord(PC_MG *pcmg, PetscInt l, PetscInt nc, PCSPC
 }
 
 /* Level l's smoothers from PCMG's (their inverse diagonals made anew); *why where not supported */
-static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMGLevel *lv, const char **why)
+static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMG mg, const char **why)
 {
-  PC_MG_Levels *ml = pcmg->levels[l];
+  PC_MG_Levels  *ml = pcmg->levels[l];
+  PCSPCGMGLevel *lv = &mg->level[l];
 
   PetscFunctionBegin;
-  if (lv->up.dinv != lv->down.dinv) PetscCall(PetscFree(lv->up.dinv));
-  PetscCall(PetscFree(lv->down.dinv));
+  if (lv->up.dinv != lv->down.dinv) PetscCall(PCSPCGMGFree(mg->device, &lv->up.dinv));
+  PetscCall(PCSPCGMGFree(mg->device, &lv->down.dinv));
   lv->up.dinv = NULL;
-  PetscCall(PCSPCGMGSmootherRead(ml->smoothd, lv->A, lv->n, &lv->down, why));
+  PetscCall(PCSPCGMGSmootherRead(ml->smoothd, lv->A, lv->n, mg->device, &lv->down, why));
   if (*why) PetscFunctionReturn(PETSC_SUCCESS);
   if (ml->smoothu == ml->smoothd) lv->up = lv->down;
-  else PetscCall(PCSPCGMGSmootherRead(ml->smoothu, lv->A, lv->n, &lv->up, why));
+  else PetscCall(PCSPCGMGSmootherRead(ml->smoothu, lv->A, lv->n, mg->device, &lv->up, why));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -343,8 +392,12 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
   PetscBool      direct, singular = PETSC_TRUE;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree(mg->lu));
-  PetscCall(PetscFree(mg->piv));
+  PetscCall(PCSPCGMGFree(mg->device, &mg->lu));
+  PetscCall(PCSPCGMGFree(mg->device, &mg->piv));
+  if (mg->hc) PetscCallCUDA(cudaFreeHost(mg->hc));
+  if (mg->hstop) PetscCallCUDA(cudaFreeHost(mg->hstop));
+  mg->hc    = NULL;
+  mg->hstop = NULL;
   PetscCall(KSPDestroy(&mg->coarse));
   PetscCall(VecDestroy(&mg->cb));
   PetscCall(VecDestroy(&mg->cx));
@@ -361,6 +414,11 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
     PetscCall(PetscObjectReference((PetscObject)pcmg->levels[0]->smoothd));
     mg->coarse = pcmg->levels[0]->smoothd;
     PetscCall(MatCreateVecs(c->A, &mg->cx, &mg->cb));
+    if (mg->device) {
+      PetscCallCUDA(cudaMallocHost((void **)&mg->hc, sizeof(PetscJaggedScalarSingle) * PetscMax(c->n, 1)));
+      PetscCallCUDA(cudaMallocHost((void **)&mg->hstop, sizeof(int)));
+      *mg->hstop = 0;
+    }
     PetscCall(PetscInfo(pc, "Coarse solve of the single-precision V-cycle in double precision: %s\n", mg->coarsewhy));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -394,8 +452,40 @@ static PetscErrorCode PCSPCGMGShareOperator(PC pc, PCSPCGMGLevel *lv, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Makes the image of the set-up PCMG mgpc; *why instead where it cannot be made (mg stays NULL) */
-static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char **why)
+/*
+  Level l's operator copy from its sequential AIJ form seq: DIA where it pays, else pJDS; on the device from a
+  MATSEQAIJCUSPARSE's device arrays, a host matrix's copied up in CSR
+*/
+static PetscErrorCode PCSPCGMGOperatorCreate(PCSPCGMG mg, Mat seq, PCSPCGMGLevel *lv)
+{
+  PetscBool cusparse;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)seq, MATSEQAIJCUSPARSE, &cusparse));
+  if (mg->device && !cusparse) PetscCall(PCSPCGMGCSRCreate(seq, PETSC_TRUE, &lv->op));
+  else PetscCall(PCSPCGBlockCreate(seq, mg->device, PCSPCG_FORMAT_AUTO, &lv->op));
+  lv->opp = &lv->op;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The right-hand side, solution, residual and Chebyshev iterates of level l (n rows), on the host or in one device allocation */
+static PetscErrorCode PCSPCGMGLevelVectors(PCSPCGMG mg, PetscInt l, PCSPCGMGLevel *lv)
+{
+  const PetscInt n = PetscMax(lv->n, 1);
+
+  PetscFunctionBegin;
+  if (mg->device) {
+    PetscCallCUDA(cudaMalloc((void **)&lv->b, sizeof(PetscJaggedScalarSingle) * n * (l ? 5 : 3)));
+    lv->x    = lv->b + n;
+    lv->r    = lv->b + 2 * n;
+    lv->w[0] = l ? lv->b + 3 * n : NULL;
+    lv->w[1] = l ? lv->b + 4 * n : NULL;
+  } else PetscCall(PetscMalloc5(n, &lv->b, n, &lv->x, n, &lv->r, l ? n : 0, &lv->w[0], l ? n : 0, &lv->w[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Makes the image of the set-up PCMG mgpc, in device memory with device; *why instead where it cannot be made (mg stays NULL) */
+static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG *pmg, const char **why)
 {
   PC_MG   *pcmg = (PC_MG *)mgpc->data;
   PCSPCGMG mg;
@@ -407,6 +497,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
   if (*why) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&mg));
   mg->nlevels = L;
+  mg->device  = device;
   PetscCall(PetscCalloc1(L, &mg->level));
   for (PetscInt l = 0; l < L && !*why; l++) { /* the operators first: all must have a sequential AIJ form */
     PCSPCGMGLevel *lv = &mg->level[l];
@@ -423,7 +514,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
     lv->A = A;
     PetscCall(MatGetLocalSize(A, &lv->n, NULL));
   }
-  for (PetscInt l = 1; l < L && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, &mg->level[l], why));
+  for (PetscInt l = 1; l < L && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, mg, why));
   for (PetscInt l = 1; l < L && !*why; l++) { /* the transfers: P fine x coarse, R coarse x fine */
     PCSPCGMGLevel *lv = &mg->level[l];
     Mat            P, R, seq;
@@ -446,13 +537,13 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
       *why = "an interpolation is not an AIJ matrix";
       break;
     }
-    PetscCall(PCSPCGMGCSRCreate(seq, &lv->interp));
+    PetscCall(PCSPCGMGCSRCreate(seq, device, &lv->interp));
     PetscCall(PCSPCGMGSeqAIJ(lv->R, &seq));
     if (!seq) {
       *why = "a restriction is not an AIJ matrix";
       break;
     }
-    PetscCall(PCSPCGMGCSRCreate(seq, &lv->restr));
+    PetscCall(PCSPCGMGCSRCreate(seq, device, &lv->restr));
   }
   if (*why) {
     PetscCall(PCSPCGMGDestroy(&mg));
@@ -460,18 +551,16 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
   }
   for (PetscInt l = 0; l < L; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
-    const PetscInt n  = PetscMax(lv->n, 1);
     PetscBool      shared;
     Mat            seq;
 
     PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].n : 0, lv));
-    PetscCall(PetscMalloc5(n, &lv->b, n, &lv->x, n, &lv->r, l ? n : 0, &lv->w[0], l ? n : 0, &lv->w[1]));
+    PetscCall(PCSPCGMGLevelVectors(mg, l, lv));
     if (!l) continue;
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
       PetscCall(PCSPCGMGSeqAIJ(lv->A, &seq));
-      PetscCall(PCSPCGBlockCreate(seq, PETSC_FALSE, PCSPCG_FORMAT_AUTO, &lv->op));
-      lv->opp = &lv->op;
+      PetscCall(PCSPCGMGOperatorCreate(mg, seq, lv));
     }
   }
   PetscCall(PCSPCGMGCoarseSetUp(pc, pcmg, mg));
@@ -483,8 +572,8 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PCSPCGMG *pmg, const char *
 /*
   The image mg again for the set-up PCMG mgpc when only values changed since it was made (the same operators and
   transfers, with the same nonzero patterns: PCMG set up again with SAME_NONZERO_PATTERN): the values of the
-  changed matrices rounded again into the same blocks, the smoothers read again, the coarse solve made again where
-  its operator changed. *same is false, and mg untouched, where anything else changed; *why where the PCMG is no
+  changed matrices rounded again into the same blocks (made again, on the device), the smoothers read again, the
+  coarse solve made again where its operator changed. *same is false, and mg untouched, where anything else changed; *why where the PCMG is no
   longer supported.
 */
 static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *same, const char **why)
@@ -505,7 +594,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     if (l && (now.Pid != lv->Pid || now.Pnz != lv->Pnz || now.Rid != lv->Rid || now.Rnz != lv->Rnz)) PetscFunctionReturn(PETSC_SUCCESS);
   }
   *same = PETSC_TRUE;
-  for (PetscInt l = 1; l < mg->nlevels && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, &mg->level[l], why));
+  for (PetscInt l = 1; l < mg->nlevels && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, mg, why));
   if (*why) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt l = 0; l < mg->nlevels; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
@@ -524,7 +613,8 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     if (shared) PetscCall(PCSPCGBlockDestroy(&lv->op));
     else {
       PetscCall(PCSPCGMGSeqAIJ(lv->A, &seq));
-      if (!lv->op.ops) PetscCall(PCSPCGBlockCreate(seq, PETSC_FALSE, PCSPCG_FORMAT_AUTO, &lv->op));
+      if (lv->op.ops && now.Astate != lv->Astate && mg->device) PetscCall(PCSPCGBlockDestroy(&lv->op)); /* refreshhost is the host's */
+      if (!lv->op.ops) PetscCall(PCSPCGMGOperatorCreate(mg, seq, lv));
       else if (now.Astate != lv->Astate) PetscCall((*lv->op.ops->refreshhost)(&lv->op, seq));
       lv->opp = &lv->op;
     }
@@ -532,12 +622,18 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     if (now.Pstate != lv->Pstate) {
       if (Pt) PetscCall(MatTranspose(P, MAT_REUSE_MATRIX, &lv->P));
       PetscCall(PCSPCGMGSeqAIJ(lv->P, &seq));
-      PetscCall((*lv->interp.ops->refreshhost)(&lv->interp, seq));
+      if (mg->device) {
+        PetscCall(PCSPCGBlockDestroy(&lv->interp));
+        PetscCall(PCSPCGMGCSRCreate(seq, PETSC_TRUE, &lv->interp));
+      } else PetscCall((*lv->interp.ops->refreshhost)(&lv->interp, seq));
     }
     if (now.Rstate != lv->Rstate) {
       if (Rt) PetscCall(MatTranspose(R, MAT_REUSE_MATRIX, &lv->R));
       PetscCall(PCSPCGMGSeqAIJ(lv->R, &seq));
-      PetscCall((*lv->restr.ops->refreshhost)(&lv->restr, seq));
+      if (mg->device) {
+        PetscCall(PCSPCGBlockDestroy(&lv->restr));
+        PetscCall(PCSPCGMGCSRCreate(seq, PETSC_TRUE, &lv->restr));
+      } else PetscCall((*lv->restr.ops->refreshhost)(&lv->restr, seq));
     }
     lv->Astate = now.Astate;
     lv->Pstate = now.Pstate;
@@ -551,7 +647,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
 /*
   After the inner PC's set-up: when it is a PCMG (PCGAMG) and -pc_spcg_mg, its single-precision image replaces
   the double path (s->other); else s->mgwhy says why not. keep: the image of the previous set-up (or NULL), whose
-  values are refreshed where only they changed, else destroyed. The host loop only: the device loop keeps the double path.
+  values are refreshed where only they changed, else destroyed. gpu: the inner loop runs on the GPU, the image in device memory.
 */
 PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu, PCSPCGMG keep)
 {
@@ -566,19 +662,19 @@ PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu, PCSPCGMG keep)
   else if (ismg && gpu) s->mgwhy = "no V-cycle on the GPU yet (the inner loop runs on the GPU)";
   else if (ismg) {
     PetscCall(PetscLogEventBegin(PC_SPCG_MGSetUp, pc, 0, 0, 0));
-    if (keep) PetscCall(PCSPCGMGRefresh(pc, s->other, keep, &same, &s->mgwhy));
+    if (keep && keep->device == gpu) PetscCall(PCSPCGMGRefresh(pc, s->other, keep, &same, &s->mgwhy));
     if (same && !s->mgwhy) {
       s->mg = keep;
       keep  = NULL;
       PetscCall(PetscInfo(pc, "The single-precision V-cycle's values refreshed\n"));
-    } else if (!s->mgwhy) PetscCall(PCSPCGMGCreate(pc, s->other, &s->mg, &s->mgwhy));
+    } else if (!s->mgwhy) PetscCall(PCSPCGMGCreate(pc, s->other, gpu, &s->mg, &s->mgwhy));
     PetscCall(PetscLogEventEnd(PC_SPCG_MGSetUp, pc, 0, 0, 0));
   }
   PetscCall(PCSPCGMGDestroy(&keep));
   if (!ismg) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->mg) {
     s->other = NULL;
-    PetscCall(PetscInfo(pc, "The inner PCMG runs as a single-precision V-cycle on %" PetscInt_FMT " levels, %zu bytes\n", s->mg->nlevels, s->mg->bytes));
+    PetscCall(PetscInfo(pc, "The inner PCMG runs as a single-precision V-cycle on %" PetscInt_FMT " levels, %zu bytes, on the %s\n", s->mg->nlevels, s->mg->bytes, gpu ? "GPU" : "host"));
   } else PetscCall(PetscInfo(pc, "The inner PCMG is applied in double precision: %s\n", s->mgwhy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -590,7 +686,7 @@ PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
   char        line[160];
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  single-precision V-cycle: %" PetscInt_FMT " levels, %.3g MB in all", mg->nlevels, (double)mg->bytes / 1e6));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  single-precision V-cycle%s: %" PetscInt_FMT " levels, %.3g MB in all", mg->device ? " on the GPU" : "", mg->nlevels, (double)mg->bytes / 1e6));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (mg->nrefresh) PetscCall(PetscViewerASCIIPrintf(viewer, "; its values refreshed at %" PetscInt_FMT " set-up%s since it was made", mg->nrefresh, mg->nrefresh > 1 ? "s" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
