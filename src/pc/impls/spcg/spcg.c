@@ -350,7 +350,9 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (!s->A && !s->hasblocks) where = "not set up yet";
-  else if (s->dev) where = s->ingraph ? "on the GPU, replayed as a CUDA graph" : (s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : "on the GPU");
+  else if (s->dev && s->ingraph) where = s->mg ? "on the GPU, with the V-cycle, replayed as a CUDA graph" : "on the GPU, replayed as a CUDA graph";
+  else if (s->dev && s->mg && !s->mg->dense) where = "on the GPU, with the V-cycle, its coarse solve crossing the host at each iteration";
+  else if (s->dev) where = s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : (s->mg ? "on the GPU, with the V-cycle" : "on the GPU");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->dev && size > 1) {
@@ -626,8 +628,9 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
    An inner `PCMG` or `PCGAMG` (`PCSPCGSetInnerPC()`, or the PC `KSPMPCG` wraps) whose levels are smoothed by
-   `KSPCHEBYSHEV` or `KSPRICHARDSON` with `PCJACOBI` runs, on one process with host vectors, as a V-cycle in
-   single precision inside the inner loop (see `PCSPCGSetMG()`); otherwise it is applied in double precision.
+   `KSPCHEBYSHEV` or `KSPRICHARDSON` with `PCJACOBI` runs, on one process, as a V-cycle in single precision
+   inside the inner loop, on the host or on the GPU, in the CUDA graph (see `PCSPCGSetMG()`); otherwise it is
+   applied in double precision.
 
    References:
 +  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer
@@ -691,7 +694,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   `PCNONE` and `PCJACOBI` (the plain inverse diagonal) run in single precision inside the inner loop,
   on the GPU when the operator's vectors are CUDA vectors. A `PCMG` or `PCGAMG` with Jacobi-preconditioned
   Chebyshev or Richardson smoothers runs as a single-precision image of its hierarchy and V-cycle (on one
-  process with host vectors; see `PCSPCGSetMG()`). Any other preconditioner is applied as it
+  process, on the host or the GPU; see `PCSPCGSetMG()`). Any other preconditioner is applied as it
   is, in double precision: the inner residual is converted to a double-precision vector, the
   preconditioner applied, and its output converted back to single precision. `PCView()` says which.
   `KSPMPCG` calls this with the KSP's own preconditioner when it is not a `PCSPCG`. The inner
@@ -970,7 +973,8 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
 
   Notes:
   Only the inner iterations on the GPU of a single process without an inner preconditioner applied in
-  double precision are captured; otherwise the setting has no effect.
+  double precision are captured (with the V-cycle of an inner `PCMG`, unless its coarse solve is in double
+  precision); otherwise the setting has no effect.
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 
@@ -1090,13 +1094,17 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
   `PCREDUNDANT`, as `PCGAMG` does) and it has at most `PCSPCGSetMGDenseMax()` rows, a dense LU factored in
   double precision and solved in single precision; otherwise `PCMG`'s own coarse solve, applied in double
   precision. The V-cycle then runs in single precision at each inner iteration, with the same steps as `PCMG`'s.
+  With CUDA vectors the image is made in device memory (from the device arrays of `MATSEQAIJCUSPARSE` levels;
+  host matrices are copied up in CSR) and the V-cycle runs on the GPU, on the stream of the inner loop, inside
+  its CUDA graph; but where the coarse solve is `PCMG`'s own, in double precision, its right-hand side and
+  solution cross the host at each V-cycle and the inner loop is not captured.
 
   Supported: the multiplicative V-cycle (one cycle per application), on every level but the coarsest smoothers
   `KSPCHEBYSHEV` of the first kind (with the eigenvalue bounds the double set-up estimated; read for PETSc 3.26)
   or `KSPRICHARDSON` with a fixed damping, each preconditioned by `PCJACOBI` (any variant: its inverse diagonal
   is taken from the double one), without norms, on AIJ operators without a null space, with AIJ transfers, on
-  one process, with host vectors. Anything else (other smoothers or level preconditioners, W-cycles, additive,
-  full or Kaskade multigrid, several processes, the inner loop on the GPU) keeps the `PCMG` in double
+  one process. Anything else (other smoothers or level preconditioners, W-cycles, additive,
+  full or Kaskade multigrid, several processes) keeps the `PCMG` in double
   precision; `PCView()` and `-info` say why. `PCView()` shows the levels, their sizes, storage and the bytes of
   the image.
 

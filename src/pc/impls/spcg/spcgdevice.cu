@@ -5,7 +5,8 @@
    iterations are captured once into a CUDA graph and replayed at each application. On more, the dot
    products are summed through NCCL on the stream, and the host, one iteration behind the GPU, only
    looks at the stop flag to end the loop; or, through MPI, each dot product crosses the host for its
-   MPI_Allreduce. The host loop in spcghost.c is the reference twin.
+   MPI_Allreduce. An inner PCMG with a single-precision image runs as its V-cycle on the stream
+   (spcgmgdevice.cu), inside the graph. The host loop in spcghost.c is the reference twin.
 */
 #include <cstddef>
 #include <petscjagged/private/spcgimpl.h>
@@ -39,7 +40,7 @@ struct Status {
 
 /*
   The stopping tolerance: tol2 or the floor, raised by what the previous application delivered (c = ||r|| / ||r_last||).
-  r = b / ||b||, x = 0; unless the inner PC runs in double (other): z = D^{-1} r (z is r without Jacobi) and
+  r = b / ||b||, x = 0; unless the inner PC is applied after (other: in double, or the V-cycle): z = D^{-1} r (z is r without Jacobi) and
   r'z of step 0, and p = z unless the direction is continued (cont), in which case p'r of the last
   direction goes to steps[0].rr
 */
@@ -121,6 +122,25 @@ __global__ void FromDoubleKernel(int n, const D *zd, const S *r, S *z, S *p, Ste
   BlockSumTo(rz, &step->rz);
 }
 
+/* z = V r of the V-cycle (and p = z at step 0): r'z of step k, unless the loop has stopped */
+__global__ void VCycleDotKernel(int n, const S *r, const S *z, S *p, Step *step, const Status *st)
+{
+  D rz = 0;
+
+  if (st->stopped) return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    if (p) p[i] = z[i];
+    rz += DotTerm(r[i], z[i]);
+  }
+  BlockSumTo(rz, &step->rz);
+}
+
+/* stops when r'r of step k + 1 is at most tol2 (tol2 > 0), before the V-cycle is applied to that residual, as the host loop does */
+__global__ void ToleranceKernel(int k, const Step *steps, Status *st)
+{
+  if (!st->stopped && st->tol2 > 0 && Re(steps[k + 1].rr) <= st->tol2) st->stopped = 1;
+}
+
 /* p'q of step k */
 __global__ void DotKernel(int n, const S *p, const S *q, Step *step, const Status *st)
 {
@@ -131,7 +151,7 @@ __global__ void DotKernel(int n, const S *p, const S *q, Step *step, const Statu
   BlockSumTo(pq, &step->pq);
 }
 
-/* step k: alpha = r'z / p'q, x += alpha p, r -= alpha q, z = D^{-1} r; r'z (unless other) and r'r for step k + 1; stops on p'q <= 0 */
+/* step k: alpha = r'z / p'q, x += alpha p, r -= alpha q, z = D^{-1} r; r'z (unless other: the PC after) and r'r for step k + 1; stops on p'q <= 0 */
 __global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S *q, const S *dinv, bool other, Step *steps, Status *st)
 {
   const D pq = steps[k].pq;
@@ -261,6 +281,20 @@ static PetscErrorCode PCSPCGDeviceInnerPC(PC pc, PetscInt k, cudaStream_t stream
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* z = V r with the V-cycle of the inner PCMG's image on stream (and p = z at step 0); r'z of step k */
+static PetscErrorCode PCSPCGDeviceVCycle(PC pc, PetscInt k, cudaStream_t stream)
+{
+  PC_SPCG     *s = (PC_SPCG *)pc->data;
+  PCSPCGDevice d = s->dev;
+  const int    n = (int)d->n;
+
+  PetscFunctionBegin;
+  PetscCall(PCSPCGMGApplyDevice(s->mg, reinterpret_cast<PetscJaggedScalarSingle *>(d->r), reinterpret_cast<PetscJaggedScalarSingle *>(d->z), &d->status->stopped, stream));
+  VCycleDotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->r, d->z, k || s->cont ? nullptr : d->p, d->steps + k, d->status);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   Through NCCL without sync: whether iteration k - 1 stopped, once the GPU has finished it (iteration k is
   queued behind it, so the GPU does not wait for the host). All processes see the same flag.
@@ -290,12 +324,13 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
   const int    n = (int)d->n;
   const double tol2 = d->tol2;
   const S     *dinv = s->diag ? d->dinv : nullptr;
-  const bool   sync = d->sync, other = s->other != NULL, reduce = d->sync || d->nccl;
+  const bool   sync = d->sync, other = s->other != NULL, vcycle = s->mg != NULL, reduce = d->sync || d->nccl;
   const size_t sums = offsetof(Step, rz);
   bool         stop;
 
   PetscFunctionBegin;
   if (other) PetscCall(PCSPCGDeviceInnerPC(pc, 0, stream));
+  else if (vcycle) PetscCall(PCSPCGDeviceVCycle(pc, 0, stream));
   if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, s->cont ? 2 : 1, stream));
   if (s->cont) {
     ContinueKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->z, d->p, d->steps, d->status);
@@ -313,7 +348,7 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
       PetscCallCUDA(cudaGetLastError());
     }
     if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
-    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other, d->steps, d->status);
+    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other || vcycle, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
     if (sync && !(PetscRealPart(d->hstep->pq) > 0)) break;
     if (k + 1 == s->max_it) break;
@@ -324,6 +359,11 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
       }
       PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
       PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
+    } else if (vcycle) { /* one process: nothing to sum */
+      ToleranceKernel<<<1, 1, 0, stream>>>((int)k, d->steps, d->status);
+      PetscCallCUDA(cudaGetLastError());
+      PetscCall(PCSPCGDeviceVCycle(pc, k + 1, stream));
+      if (!s->mg->dense && *s->mg->hstop) break; /* its coarse solve crossed the host, which saw the loop stopped */
     } else if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 2, stream)); /* r'r: the floor may stop the loop */
     DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
@@ -403,7 +443,7 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
     PetscCall(MatHasOperation(pc->pmat, MATOP_GETINFO, &has));
     if (has) PetscCall(MatGetInfo(pc->pmat, MAT_LOCAL, &info));
     d->flops_mult = has ? 2.0 * info.nz_used : 0; /* a matrix-free product logs its own flops, if any */
-    d->flops_vec  = (s->diag ? 14.0 : 12.0) * s->n;
+    d->flops_vec  = (s->diag ? 14.0 : 12.0) * s->n + (s->mg ? s->mg->flops + 2.0 * s->n : 0); /* a V-cycle at each iteration, with r'z */
   }
   PetscCallCUDA(cudaMalloc((void **)&d->x, bytes));
   PetscCallCUDA(cudaMalloc((void **)&d->r, bytes));
@@ -421,7 +461,7 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
     PetscCall(VecRestoreArrayRead(dinv, &da));
     PetscCallCUDA(cudaMemcpy(d->dinv, h, sizeof(S) * s->n, cudaMemcpyHostToDevice));
     PetscCall(PetscFree(h));
-  } else if (s->other) PetscCallCUDA(cudaMalloc((void **)&d->z, bytes));
+  } else if (s->other || s->mg) PetscCallCUDA(cudaMalloc((void **)&d->z, bytes));
   else d->z = d->r;
   if (d->size > 1) { /* an inner PC in double makes the host follow every iteration: the sums go through MPI then */
     if (s->other) d->why = "the host follows the iterations of an inner PC in double precision";
@@ -437,8 +477,8 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   PetscCallCUDA(cudaMalloc((void **)&d->status, sizeof(Status)));
   PetscCallCUDA(cudaMemset(d->status, 0, sizeof(Status)));
   PetscCallCUDA(cudaMallocHost((void **)&d->hstep, sizeof(Step)));
-  /* one process: the graph multiplies with the CSR copy, or the sequential jagged matrix itself (an MPI jagged matrix's diagonal block) */
-  d->graph = d->size == 1 && s->graph && !s->other;
+  /* one process: the graph multiplies with the CSR copy, or the sequential jagged matrix itself (an MPI jagged matrix's diagonal block); a V-cycle whose coarse solve crosses the host is not captured */
+  d->graph = d->size == 1 && s->graph && !s->other && !(s->mg && !s->mg->dense);
   if (d->graph && s->A) { /* a product provided through MatJaggedSetMultSingle() is called at each iteration, not captured */
     PetscBool ismpi;
 
@@ -483,7 +523,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA(cudaMemsetAsync(d->steps, 0, sizeof(Step) * (s->max_it + 1), stream));
   PetscCall(VecCUDAGetArrayRead(rv, &ra));
-  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->diag ? d->dinv : nullptr, s->other != NULL, (bool)s->cont, (double)tol2,
+  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->diag ? d->dinv : nullptr, s->other || s->mg, (bool)s->cont, (double)tol2,
                                                       s->rnormlast > 0 ? (double)(rnorm / s->rnormlast) : 0.0, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(rv, &ra));

@@ -659,7 +659,6 @@ PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu, PCSPCGMG keep)
   s->mgwhy = NULL;
   if (s->other) PetscCall(PetscObjectTypeCompareAny((PetscObject)s->other, &ismg, PCMG, PCGAMG, ""));
   if (ismg && !s->usemg) s->mgwhy = "-pc_spcg_mg 0";
-  else if (ismg && gpu) s->mgwhy = "no V-cycle on the GPU yet (the inner loop runs on the GPU)";
   else if (ismg) {
     PetscCall(PetscLogEventBegin(PC_SPCG_MGSetUp, pc, 0, 0, 0));
     if (keep && keep->device == gpu) PetscCall(PCSPCGMGRefresh(pc, s->other, keep, &same, &s->mgwhy));
