@@ -539,7 +539,7 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    or `-pc_type` sets another PC, `KSPMPCG` keeps it and runs an internal `PCSPCG` whose inner CG is
    preconditioned by it: `PCNONE` and `PCJACOBI` (diagonal) run in single precision inside the inner
    loop (on the GPU with CUDA vectors), so does a `PCMG` or `PCGAMG` with Chebyshev or Richardson smoothers
-   preconditioned by Jacobi, as an image of its hierarchy (on one process, host vectors: see `PCSPCGSetMG()`);
+   preconditioned by Jacobi, as an image of its hierarchy (on one process, on the host or the GPU: see `PCSPCGSetMG()`);
    any other PC is applied as it is, in double precision, to the
    inner residual converted from single precision, and its output converted back. `-ksp_view` shows
    which. So `-ksp_type mpcg` alone turns any CG solve into a mixed-precision one.
