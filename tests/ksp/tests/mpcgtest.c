@@ -540,6 +540,22 @@ int main(int argc, char **argv)
          nsize: 2
          args: -problem ex45 -n 48 -pc jacobi -dm_mat_type pjdscuda
 
+   # PCMG (Chebyshev/Jacobi) and PCGAMG on the GPU: the inner PC runs as the single-precision V-cycle on the GPU, inside
+   # the inner loop's CUDA graph (the view says so; spcgmgtest's gpu_ tests compare it with PCMG's); double accuracy,
+   # inner iterations at most twice CG's (on the host: 10 and 11 where CG takes 11 and 11)
+   testset:
+      requires: cuda_device
+      args: -use_gpu_aware_mpi 0 -rtol 1e-10 -inner_ratio 2 -mpcg_view
+      timeoutfactor: 3
+      filter: grep -E -o "inner iterations run on the GPU, with the V-cycle, replayed as a CUDA graph|V-cycle run in single precision inside the inner loop|single-precision V-cycle on the GPU|double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
+      output_file: output/mpcgtest_gpu_mg_single.out
+      test:
+         suffix: gpu_ex45_mg_jacobi_single
+         args: -problem ex45 -n 33 -pc mg -mg_levels 3 -mg_levels_pc_type jacobi -dm_mat_type aijcusparse -dm_vec_type cuda
+      test:
+         suffix: gpu_poisson3d_gamg_single
+         args: -problem poisson3d -n 24 -pc gamg -op_type aijcusparse
+
    test:
       suffix: gpu_indefinite
       requires: cuda_device

@@ -12,7 +12,8 @@ spcg_) whose inner PC it is, with no inner iteration (-spcg_pc_spcg_max_it 0): P
                 values are refreshed (its view says so), not the image made anew\n\
   -expect_double  the V-cycle is not supported: the PCMG stays in double precision, applied to the residual rounded to\n\
                 single precision (checks the two agree to 1e-6 instead)\n\
-  -spcg_view    view the PCSPCG\n\n";
+  -spcg_view    view the PCSPCG\n\
+The DMDA takes its options (-dm_mat_type aijcusparse -dm_vec_type cuda: the inner loop and the V-cycle on the GPU).\n\n";
 
 #include <petscjagged.h>
 #include <petscdmda.h>
@@ -156,6 +157,7 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(Laplacian7(da, &A));
 
@@ -263,5 +265,28 @@ int main(int argc, char **argv)
       suffix: mg_sor_double
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type sor -spcg_pc_spcg_max_it 0 -expect_double -spcg_view
       filter: grep -E "V-cycle|no single-precision V-cycle|applied in double|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+
+   # GPU (device suite): CUDA matrices and vectors, the image in device memory and its V-cycle on the GPU (the view
+   # says so), compared with the double PCMG on the GPU as above; with a dense coarse LU the inner loop, V-cycle and
+   # all, is replayed as a CUDA graph, with PCMG's coarse solve in double it is not (the coarse problem crosses the host)
+   testset:
+      requires: cuda_device
+      args: -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 -spcg_pc_spcg_max_it 0 -spcg_view
+      filter: grep -E "V-cycle|inner iterations run|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/^ +//; s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
+      test:
+         suffix: gpu_mg_chebyshev
+         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -perturb
+      test:
+         suffix: gpu_mg_richardson
+         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_ksp_max_it 3 -mg_levels_pc_type jacobi
+      test:
+         suffix: gpu_mg_distinct_coarse_double
+         args: -pc_type mg -pc_mg_levels 4 -pc_mg_distinct_smoothup -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -mg_levels_up_ksp_max_it 3 -mg_levels_up_pc_type jacobi -spcg_pc_spcg_mg_dense_max 0
+      test:
+         suffix: gpu_mg_refresh
+         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -refresh
+      test:
+         suffix: gpu_gamg
+         args: -pc_type gamg -n 21
 
 TEST*/
