@@ -36,6 +36,12 @@
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
       filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU|mg, applied in double precision|the operator is not symmetric; directions conjugate from the left"
    test:
+      # PCMG with Chebyshev/Jacobi smoothers: the single-precision V-cycle on the GPU, inside the inner loop's CUDA graph
+      suffix: gpu_mg_jacobi
+      requires: cuda_device
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
+      filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU, with the V-cycle, replayed as a CUDA graph|mg, its V-cycle run in single precision|single-precision V-cycle on the GPU: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
+   test:
       suffix: gpu_ilu
       requires: cuda_device
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type ilu -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 32 -da_grid_y 32 -da_grid_z 32 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
