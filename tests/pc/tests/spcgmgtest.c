@@ -12,6 +12,9 @@ spcg_) whose inner PC it is, with no inner iteration (-spcg_pc_spcg_max_it 0): P
                 values are refreshed (its view says so), not the image made anew\n\
   -expect_double  the V-cycle is not supported: the PCMG stays in double precision, applied to the residual rounded to\n\
                 single precision (checks the two agree to 1e-6 instead)\n\
+  -twin         also set the same PCMG and PCSPCG up on a host copy (AIJ matrices, standard vectors) and check the\n\
+                V-cycle against that host twin (with CUDA types: the device V-cycle against the host one)\n\
+  -twin_tol <1e-5> bound on ||V r - V_host r|| / ||V_host r|| (single-precision rounding, summed in other orders)\n\
   -spcg_view    view the PCSPCG\n\
 The DMDA takes its options (-dm_mat_type aijcusparse -dm_vec_type cuda: the inner loop and the V-cycle on the GPU).\n\n";
 
@@ -46,6 +49,25 @@ static PetscErrorCode Laplacian7(DM da, Mat *A)
       }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The PC of the given type on A set up in double: mg with the DMDA's interpolations and Galerkin coarse operators, or gamg */
+static PetscErrorCode CreateMG(DM da, Mat A, const char type[], PC *mg)
+{
+  PetscBool ismg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, mg));
+  PetscCall(PCSetOperators(*mg, A, A));
+  PetscCall(PCSetType(*mg, type));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*mg, PCMG, &ismg));
+  if (ismg) {
+    PetscCall(PCSetDM(*mg, da));
+    PetscCall(PCMGSetGalerkin(*mg, PC_MG_GALERKIN_BOTH));
+  }
+  PetscCall(PCSetFromOptions(*mg));
+  PetscCall(PCSetUp(*mg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -107,6 +129,58 @@ static PetscErrorCode Compare(PC spcg, PC mg, PetscInt nv, PetscRandom rnd, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* to = from, vectors of the same layout and perhaps of other types (CUDA and standard), through the host arrays */
+static PetscErrorCode CopyValues(Vec from, Vec to)
+{
+  const PetscScalar *f;
+  PetscScalar       *t;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetArrayRead(from, &f));
+  PetscCall(VecGetArrayWrite(to, &t));
+  PetscCall(PetscArraycpy(t, f, n));
+  PetscCall(VecRestoreArrayWrite(to, &t));
+  PetscCall(VecRestoreArrayRead(from, &f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The worst relative difference of spcg (on A, perhaps on the GPU) and its twin spcgh (on Ah, a host copy of A) over
+  nv random vectors, the same for both
+*/
+static PetscErrorCode CompareTwin(PC spcg, PC spcgh, PetscInt nv, PetscRandom rnd, PetscReal *worst)
+{
+  Vec r, z, rh, zh, zd;
+  Mat A, Ah;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCGetOperators(spcg, &A, NULL));
+  PetscCall(PCGetOperators(spcgh, &Ah, NULL));
+  PetscCall(MatCreateVecs(A, &r, &z));
+  PetscCall(MatCreateVecs(Ah, &rh, &zh));
+  PetscCall(VecDuplicate(zh, &zd));
+  *worst = 0;
+  for (PetscInt v = 0; v < nv; v++) {
+    PetscReal d;
+
+    PetscCall(VecSetRandom(rh, rnd));
+    PetscCall(CopyValues(rh, r));
+    PetscCall(PCApply(spcg, r, z));
+    PetscCall(PCApply(spcgh, rh, zh));
+    PetscCall(CopyValues(z, zd));
+    PetscCall(RelativeDifference(zd, zh, &d));
+    *worst = PetscMax(*worst, d);
+  }
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&rh));
+  PetscCall(VecDestroy(&zh));
+  PetscCall(VecDestroy(&zd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ||x - V A x||_A / ||x||_A for a random x: the error one single-precision V-cycle leaves */
 static PetscErrorCode ErrorReduction(PC spcg, Mat A, PetscRandom rnd, PetscReal *rho)
 {
@@ -135,8 +209,8 @@ static PetscErrorCode ErrorReduction(PC spcg, Mat A, PetscRandom rnd, PetscReal 
 int main(int argc, char **argv)
 {
   PetscInt    n = 17, nv = 3;
-  PetscReal   tol = 1e-4, rhomax = 0.5, worst, rho;
-  PetscBool   perturb = PETSC_FALSE, expectdouble = PETSC_FALSE, refresh = PETSC_FALSE, ismg;
+  PetscReal   tol = 1e-4, rhomax = 0.5, twintol = 1e-5, worst, rho;
+  PetscBool   perturb = PETSC_FALSE, expectdouble = PETSC_FALSE, refresh = PETSC_FALSE, twin = PETSC_FALSE;
   char        type[64] = PCMG;
   DM          da;
   Mat         A;
@@ -153,6 +227,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-perturb", &perturb, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_double", &expectdouble, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refresh", &refresh, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-twin", &twin, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-twin_tol", &twintol, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", type, sizeof(type), NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));
@@ -160,17 +236,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(Laplacian7(da, &A));
-
-  PetscCall(PCCreate(PETSC_COMM_WORLD, &mg));
-  PetscCall(PCSetOperators(mg, A, A));
-  PetscCall(PCSetType(mg, type));
-  PetscCall(PetscObjectTypeCompare((PetscObject)mg, PCMG, &ismg));
-  if (ismg) { /* the DMDA's interpolations, the coarse operators by Galerkin products */
-    PetscCall(PCSetDM(mg, da));
-    PetscCall(PCMGSetGalerkin(mg, PC_MG_GALERKIN_BOTH));
-  }
-  PetscCall(PCSetFromOptions(mg));
-  PetscCall(PCSetUp(mg));
+  PetscCall(CreateMG(da, A, type, &mg));
   PetscCall(CreateSPCG(A, mg, &spcg));
   PetscCall(PCViewFromOptions(spcg, NULL, "-view"));
 
@@ -187,6 +253,28 @@ int main(int argc, char **argv)
   PetscCheck(rho < rhomax, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "One V-cycle left %g of the error in the A-norm, above %g", (double)rho, (double)rhomax);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle reduces the error: ok\n"));
   PetscCall(PetscInfo(NULL, "error reduction %g\n", (double)rho));
+
+  if (twin) { /* the same on a host copy: DMDA, operator, PCMG and PCSPCG with host types */
+    DM  dah;
+    Mat Ah;
+    PC  mgh, spcgh;
+
+    PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &dah));
+    PetscCall(DMSetMatType(dah, MATAIJ));
+    PetscCall(DMSetVecType(dah, VECSTANDARD));
+    PetscCall(DMSetUp(dah));
+    PetscCall(Laplacian7(dah, &Ah));
+    PetscCall(CreateMG(dah, Ah, type, &mgh));
+    PetscCall(CreateSPCG(Ah, mgh, &spcgh));
+    PetscCall(CompareTwin(spcg, spcgh, nv, rnd, &worst));
+    PetscCheck(worst < twintol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "V-cycle against its host twin: relative difference %g, above %g", (double)worst, (double)twintol);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "V-cycle matches its host twin: ok\n"));
+    PetscCall(PetscInfo(NULL, "worst relative difference from the host twin %g\n", (double)worst));
+    PetscCall(PCDestroy(&spcgh));
+    PetscCall(PCDestroy(&mgh));
+    PetscCall(MatDestroy(&Ah));
+    PetscCall(DMDestroy(&dah));
+  }
 
   if (perturb) { /* other bounds on the finest smoother of the double PCMG: the old image must see the difference, a new one follow */
     KSP      smoother;
@@ -260,6 +348,11 @@ int main(int argc, char **argv)
       args: -pc_type gamg -n 21 -spcg_pc_spcg_max_it 0 -spcg_view
       filter: grep -E "V-cycle|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
 
+   # the twin check on the host (the host V-cycle against itself, the check's own test; its point is the gpu_ tests)
+   test:
+      suffix: mg_twin
+      args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -twin
+
    # unsupported (SOR smoothers): the PCMG stays in double precision, and says why
    test:
       suffix: mg_sor_double
@@ -267,7 +360,8 @@ int main(int argc, char **argv)
       filter: grep -E "V-cycle|no single-precision V-cycle|applied in double|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
    # GPU (device suite): CUDA matrices and vectors, the image in device memory and its V-cycle on the GPU (the view
-   # says so), compared with the double PCMG on the GPU as above; with a dense coarse LU the inner loop, V-cycle and
+   # says so), compared with the double PCMG on the GPU as above, and (-twin) with the host V-cycle, its twin, on a
+   # host copy of the problem (to 1e-5: rounding in other orders of summation); with a dense coarse LU the inner loop, V-cycle and
    # all, is replayed as a CUDA graph, with PCMG's coarse solve in double it is not (the coarse problem crosses the host)
    testset:
       requires: cuda_device
@@ -275,13 +369,13 @@ int main(int argc, char **argv)
       filter: grep -E "V-cycle|inner iterations run|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/^ +//; s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
       test:
          suffix: gpu_mg_chebyshev
-         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -perturb
+         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -twin -perturb
       test:
          suffix: gpu_mg_richardson
-         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_ksp_max_it 3 -mg_levels_pc_type jacobi
+         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_ksp_max_it 3 -mg_levels_pc_type jacobi -twin
       test:
          suffix: gpu_mg_distinct_coarse_double
-         args: -pc_type mg -pc_mg_levels 4 -pc_mg_distinct_smoothup -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -mg_levels_up_ksp_max_it 3 -mg_levels_up_pc_type jacobi -spcg_pc_spcg_mg_dense_max 0
+         args: -pc_type mg -pc_mg_levels 4 -pc_mg_distinct_smoothup -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -mg_levels_up_ksp_max_it 3 -mg_levels_up_pc_type jacobi -spcg_pc_spcg_mg_dense_max 0 -twin
       test:
          suffix: gpu_mg_refresh
          args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -refresh
