@@ -81,6 +81,21 @@ struct _PCSPCGBlockOps {
 PETSC_INTERN const PCSPCGBlockOps PCSPCGBlockOpsCSR, PCSPCGBlockOpsDIA, PCSPCGBlockOpsPJDS;
 
 /*
+  A distributed AIJ matrix in single precision (spcgblock.c): a sequential matrix as one block, or an MPI one as
+  its diagonal block and its off-diagonal block in CSR, whose columns are the ghost values of x, exchanged in
+  single precision through the matrix's own halo (MatGetMultPetscSF()) during the diagonal block's product.
+  PCSPCG's copy of its operator and every matrix of the image of a PCMG hierarchy.
+*/
+typedef struct {
+  PetscInt                 m;       /* local rows */
+  PCSPCGBlock              d;       /* the matrix (one process) or its diagonal block, in the format asked for where it pays */
+  PCSPCGBlock              o;       /* several processes: the off-diagonal block in CSR, its columns the ghosts; else empty */
+  JaggedHalo               halo;    /* several processes: the exchange of the ghost values of x; else NULL */
+  PetscJaggedScalarSingle *ghosts;  /* several processes: the ghost values, in the memory of the products */
+  PetscInt                 nghosts; /* the number of ghosts */
+} PCSPCGDistMat;
+
+/*
   The single-precision image of a set-up PCMG (PCGAMG) hierarchy whose V-cycle is PCSPCG's inner preconditioner
   (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmghost.c: the V-cycle on the host, the twin of
   spcgmgdevice.cu's on the device, whose image keeps its arrays in device memory)
@@ -103,15 +118,15 @@ typedef struct {
 
 /* One level of the image; level 0 is the coarsest, as in PCMG */
 typedef struct {
-  PetscInt                 n;           /* rows of the level */
+  PetscInt                 n, N;        /* local and global rows of the level */
   Mat                      A;           /* the level operator (referenced) */
   Mat                      P;           /* the interpolation from the next coarser level, fine x coarse (referenced; NULL on level 0) */
   Mat                      R;           /* the restriction to it, coarse x fine: PCMG's own, or the explicit transpose of P made here */
   PetscBool                transposed;  /* R was made here as a transpose */
-  PCSPCGBlock              op;          /* A's single-precision copy (DIA where it pays, else pJDS; device image of a host A: CSR), unless shared ... */
-  const PCSPCGBlock       *opp;         /* ... the copy the products use: op, or PCSPCG's copy of the same operator */
-  PCSPCGBlock              interp;      /* P in CSR */
-  PCSPCGBlock              restr;       /* R in CSR */
+  PCSPCGDistMat            op;          /* A's single-precision copy (its diagonal block DIA where it pays, else pJDS; device image of a host A: CSR), unless shared ... */
+  const PCSPCGDistMat     *opp;         /* ... the copy the products use: op, or PCSPCG's copy of the same operator */
+  PCSPCGDistMat            interp;      /* P in CSR (several processes: its ghosts on the coarse level) */
+  PCSPCGDistMat            restr;       /* R in CSR (several processes: its ghosts on the fine level) */
   PCSPCGMGSmoother         down, up;    /* pre- and post-smoother (up.dinv may be down.dinv: one KSP both ways) */
   PetscObjectId            Aid, Pid, Rid;          /* PCMG's operator, interpolation and restriction the image was made from ... */
   PetscObjectState         Anz, Pnz, Rnz;          /* ... their nonzero states then (another: the image is made anew) ... */
@@ -157,12 +172,9 @@ typedef struct {
   Mat                      A;      /* operator with the single-precision copy: Pmat itself, or a private jagged copy (NULL with csra) */
   PetscBool                own;
   PetscOptions             hostopts; /* the private copy's options with host kernels (-mat_jagged_host): read when it is made, before any GPU use */
-  PetscBool                hasblocks; /* or an AIJ Pmat's copy in single precision: block[0] (sequential, or the diagonal block) ... */
-  PCSPCGFormat             format;    /* of block[0] as asked for (-pc_spcg_format; the off-diagonal block is CSR) */
-  PCSPCGBlock              block[2];  /* ... and block[1], the off-diagonal block (MPI), with the ghost values of x */
-  PetscJaggedScalarSingle *ghosts;  /* in the memory of the loop */
-  PetscInt                 nghosts;
-  JaggedHalo               halo;    /* Pmat's halo exchange (of MatGetMultPetscSF()), overlapping the diagonal block's product */
+  PetscBool                hasblocks; /* or an AIJ Pmat's copy in single precision, in the memory of the loop: */
+  PCSPCGDistMat            copy;      /* ... its blocks, with Pmat's halo exchange overlapping the diagonal block's product */
+  PCSPCGFormat             format;    /* of the diagonal block as asked for (-pc_spcg_format; the off-diagonal block is CSR) */
   PetscInt                 n;
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */
@@ -186,12 +198,14 @@ PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGApplyOther(PC);
 PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
-PETSC_INTERN PetscErrorCode PCSPCGBlocksSetUp(PC, Mat, PetscBool, PetscBool);
-PETSC_INTERN PetscErrorCode PCSPCGBlocksReset(PC);
-PETSC_INTERN PetscErrorCode PCSPCGBlocksMultHost(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
-PETSC_INTERN PetscErrorCode PCSPCGBlocksMultDevice(PC, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode PCSPCGBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *);
+PETSC_INTERN PetscErrorCode PCSPCGDistMatCreate(Mat, PetscBool, PCSPCGFormat, PetscJaggedExchange, PCSPCGDistMat *);
+PETSC_INTERN PetscErrorCode PCSPCGDistMatDestroy(PCSPCGDistMat *);
+PETSC_INTERN PetscErrorCode PCSPCGDistMatRefreshHost(PCSPCGDistMat *, Mat);
+PETSC_INTERN PetscErrorCode PCSPCGDistMatMultHost(const PCSPCGDistMat *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode PCSPCGDistMatMultDevice(const PCSPCGDistMat *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
+PETSC_INTERN size_t         PCSPCGDistMatBytes(const PCSPCGDistMat *);
 PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool, PCSPCGMG);
 PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
 PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);

@@ -122,7 +122,8 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   PetscCall(PetscOptionsDestroy(&s->hostopts));
   s->A   = NULL;
   s->own = PETSC_FALSE;
-  PetscCall(PCSPCGBlocksReset(pc));
+  PetscCall(PCSPCGDistMatDestroy(&s->copy));
+  s->hasblocks = PETSC_FALSE;
   PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
   PetscCall(VecDestroy(&s->wr));
   PetscCall(VecDestroy(&s->wz));
@@ -157,7 +158,10 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATSEQAIJCUSPARSE : MATSEQAIJ, &seqaij)); /* exactly: not a derived type */
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATMPIAIJCUSPARSE : MATMPIAIJ, &mpiaij));
   if (hasSingle) s->A = P;
-  else if (seqaij || mpiaij) PetscCall(PCSPCGBlocksSetUp(pc, P, mpiaij, gpu));
+  else if (seqaij || mpiaij) {
+    PetscCall(PCSPCGDistMatCreate(P, gpu, s->format, s->exchange, &s->copy));
+    s->hasblocks = PETSC_TRUE;
+  }
   else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
     s->own = PETSC_TRUE;
@@ -196,7 +200,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
     }
   }
   PetscCall(VecDestroy(&dinv));
-  if (s->own || (s->hasblocks && s->block[0].format == PCSPCG_FORMAT_PJDS)) PetscCall(PetscJaggedCitePJDS()); /* a pJDS copy */
+  if (s->own || (s->hasblocks && s->copy.d.format == PCSPCG_FORMAT_PJDS)) PetscCall(PetscJaggedCitePJDS()); /* a pJDS copy */
   s->napply = s->ninner = s->nindefinite = 0;
   s->havedir                           = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -360,19 +364,19 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     const char         *why, *halowhy = NULL;
 
     PetscCall(PCSPCGDeviceGetExchange(pc, &sums, &why));
-    if (s->halo) PetscCall(JaggedHaloGetExchange(s->halo, &halo, &halowhy));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums%s: %s%s%s\n", s->halo ? " and halo exchanges" : "", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? "; not NCCL: " : "", why ? why : ""));
-    if (s->halo && halo != sums) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner halo exchanges: %s\n", halo == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL" : "through MPI"));
+    if (s->copy.halo) PetscCall(JaggedHaloGetExchange(s->copy.halo, &halo, &halowhy));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums%s: %s%s%s\n", s->copy.halo ? " and halo exchanges" : "", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? "; not NCCL: " : "", why ? why : ""));
+    if (s->copy.halo && halo != sums) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner halo exchanges: %s\n", halo == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL" : "through MPI"));
   }
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
   PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite, &floor));
   if (floor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner solves also stop at the reduction single precision delivers: %g in the last solve\n", (double)floor));
   if (s->hasblocks) {
-    const PCSPCGBlock *c = &s->block[0];
+    const PCSPCGBlock *c = &s->copy.d;
     char               block[128];
 
     PetscCall((*c->ops->describe)(c, PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte", block, sizeof(block)));
-    if (s->halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s; off-diagonal block CSR, ghosts exchanged in single precision\n", block));
+    if (s->copy.halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s; off-diagonal block CSR, ghosts exchanged in single precision\n", block));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", block));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
   if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));

@@ -1,10 +1,10 @@
 /*
-   PCSPCG's single-precision copy of an AIJ operator (MATSEQAIJ(CUSPARSE), or the diagonal and off-diagonal
-   blocks of MATMPIAIJ(CUSPARSE)) as blocks: the choice of each block's format (DIA where it pays, else pJDS
-   or CSR, as -pc_spcg_format asks; the off-diagonal block always CSR), and the product by all blocks, on
-   the device or the host, each block through the operations of its format. On several processes the
-   ghost values of x cross in single precision through the matrix's own halo exchange, overlapped with
-   the diagonal block's product.
+   The single-precision copy of an AIJ matrix (MATSEQAIJ(CUSPARSE), or the diagonal and off-diagonal blocks of
+   MATMPIAIJ(CUSPARSE)) as a PCSPCGDistMat: PCSPCG's copy of its operator and the matrices of the image of a
+   PCMG hierarchy (spcgmg.c). The choice of each block's format (DIA where it pays, else pJDS or CSR, as asked;
+   the off-diagonal block always CSR), and the product by all blocks, on the device or the host, each block
+   through the operations of its format. On several processes the ghost values of x cross in single precision
+   through the matrix's own halo exchange, overlapped with the diagonal block's product.
 */
 #include <petscjagged/private/spcgimpl.h>
 
@@ -47,79 +47,103 @@ PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
 }
 
 /*
-  The blocks of an AIJ operator: of P itself, or of the diagonal and off-diagonal blocks of an MPI P with
-  the ghost buffer its halo exchange fills
+  The copy of M (a MATSEQAIJ or MATMPIAIJ, or their CUSPARSE forms) in single precision, on the device or the host:
+  M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
+  exchange where device) fills. The diagonal block in format where it pays (PCSPCGBlockCreate()); on the device a
+  host matrix's blocks are copied up in CSR. Collective on M where MPI.
 */
-PetscErrorCode PCSPCGBlocksSetUp(PC pc, Mat P, PetscBool mpi, PetscBool gpu)
+PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format, PetscJaggedExchange exchange, PCSPCGDistMat *dm)
 {
-  PC_SPCG *s  = (PC_SPCG *)pc->data;
-  Mat      Ad = P, Ao = NULL;
+  Mat       Ad = M, Ao = NULL;
+  PetscBool mpi, cusparse;
 
   PetscFunctionBegin;
+  PetscCall(PetscMemzero(dm, sizeof(*dm)));
+  PetscCall(MatGetLocalSize(M, &dm->m, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &mpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
   if (mpi) {
     PetscSF sf;
 
-    PetscCall(MatMPIAIJGetSeqAIJ(P, &Ad, &Ao, NULL));
-    PetscCall(MatGetMultPetscSF(P, &sf));
-    PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), gpu, s->exchange, &s->halo));
-    PetscCall(MatGetLocalSize(Ao, NULL, &s->nghosts));
-    if (gpu) PetscCallCUDA(cudaMalloc((void **)&s->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(s->nghosts, 1)));
-    else PetscCall(PetscMalloc1(PetscMax(s->nghosts, 1), &s->ghosts));
-    PetscCall(PCSPCGBlockCreate(Ao, gpu, PCSPCG_FORMAT_CSR, &s->block[1]));
+    PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
+    PetscCall(MatGetMultPetscSF(M, &sf));
+    PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), device, exchange, &dm->halo));
+    PetscCall(MatGetLocalSize(Ao, NULL, &dm->nghosts));
+    if (device) PetscCallCUDA(cudaMalloc((void **)&dm->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(dm->nghosts, 1)));
+    else PetscCall(PetscMalloc1(PetscMax(dm->nghosts, 1), &dm->ghosts));
+    PetscCall(PCSPCGBlockCreate(Ao, device, PCSPCG_FORMAT_CSR, &dm->o));
   }
-  PetscCall(PCSPCGBlockCreate(Ad, gpu, s->format, &s->block[0]));
-  s->hasblocks = PETSC_TRUE;
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJCUSPARSE, &cusparse));
+  PetscCall(PCSPCGBlockCreate(Ad, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, &dm->d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSPCGBlocksReset(PC pc)
+PetscErrorCode PCSPCGDistMatDestroy(PCSPCGDistMat *dm)
 {
-  PC_SPCG *s = (PC_SPCG *)pc->data;
+  PetscFunctionBegin;
+  if (dm->d.device) {
+    if (dm->ghosts) PetscCallCUDA(cudaFree(dm->ghosts));
+  } else PetscCall(PetscFree(dm->ghosts));
+  PetscCall(PCSPCGBlockDestroy(&dm->d));
+  PetscCall(PCSPCGBlockDestroy(&dm->o));
+  PetscCall(JaggedHaloDestroy(&dm->halo));
+  PetscCall(PetscMemzero(dm, sizeof(*dm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A host copy's values again from M, the matrix it was made from, whose nonzero pattern has not changed */
+PetscErrorCode PCSPCGDistMatRefreshHost(PCSPCGDistMat *dm, Mat M)
+{
+  Mat Ad = M, Ao = NULL;
 
   PetscFunctionBegin;
-  if (s->block[0].device) PetscCallCUDA(cudaFree(s->ghosts));
-  else PetscCall(PetscFree(s->ghosts));
-  for (PetscInt b = 0; b < 2; b++) PetscCall(PCSPCGBlockDestroy(&s->block[b]));
-  s->ghosts    = NULL;
-  s->nghosts   = 0;
-  s->hasblocks = PETSC_FALSE;
-  PetscCall(JaggedHaloDestroy(&s->halo));
+  if (dm->halo) PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
+  PetscCall((*dm->d.ops->refreshhost)(&dm->d, Ad));
+  if (Ao) PetscCall((*dm->o.ops->refreshhost)(&dm->o, Ao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the bytes the copy stores: its blocks (the ghost buffer and the halo's buffers not counted) */
+size_t PCSPCGDistMatBytes(const PCSPCGDistMat *dm)
+{
+  return (*dm->d.ops->bytes)(&dm->d) + (dm->o.ops ? (*dm->o.ops->bytes)(&dm->o) : 0);
+}
+
+/*
+  y = A x, or y += A x (add: the diagonal block in CSR), in single precision on stream (one process: capturable into
+  a CUDA graph); several: the ghosts cross during the diagonal block's product. A diagonal block of its nonempty
+  rows adds into y, zeroed first unless add. Unless *stopped (device memory, may be NULL): with dot (device memory,
+  may be NULL), dot += x'(A x). The twin of PCSPCGDistMatMultHost().
+*/
+PetscErrorCode PCSPCGDistMatMultDevice(const PCSPCGDistMat *dm, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
+{
+  const PCSPCGBlock *d = &dm->d, *o = &dm->o;
+
+  PetscFunctionBegin;
+  if (dm->halo) PetscCall(JaggedHaloBegin(dm->halo, x, stream));
+  if (d->rows && !add) PetscCallCUDA(cudaMemsetAsync(y, 0, sizeof(PetscJaggedScalarSingle) * dm->m, stream)); /* 0 is all bits zero */
+  if (d->nrows) PetscCall((*d->ops->multdevice)(d, x, (PetscBool)(add || d->rows), y, stopped, x, dot, stream));
+  if (dm->halo) {
+    PetscCall(JaggedHaloEnd(dm->halo, dm->ghosts, stream));
+    if (o->nrows) PetscCall((*o->ops->multdevice)(o, dm->ghosts, PETSC_TRUE, y, stopped, x, dot, stream));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  y = A x in single precision on stream (one process: capturable into a CUDA graph); several: the ghosts
-  cross during the diagonal block's product. Unless *stopped (device memory, may be NULL): with dot
-  (device memory, may be NULL), dot += x'y.
+  y = A x, or y += A x (add: the diagonal block in CSR), in single precision on the host (the twin of
+  PCSPCGDistMatMultDevice()); several processes: the ghosts cross during the diagonal block's product
 */
-PetscErrorCode PCSPCGBlocksMultDevice(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
+PetscErrorCode PCSPCGDistMatMultHost(const PCSPCGDistMat *dm, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
-  PC_SPCG           *s = (PC_SPCG *)pc->data;
-  const PCSPCGBlock *d = &s->block[0], *o = &s->block[1];
+  const PCSPCGBlock *d = &dm->d, *o = &dm->o;
 
   PetscFunctionBegin;
-  if (s->halo) PetscCall(JaggedHaloBegin(s->halo, x, stream));
-  if (d->nrows) PetscCall((*d->ops->multdevice)(d, x, PETSC_FALSE, y, stopped, x, dot, stream));
-  if (s->halo) {
-    PetscCall(JaggedHaloEnd(s->halo, s->ghosts, stream));
-    if (o->nrows) PetscCall((*o->ops->multdevice)(o, s->ghosts, PETSC_TRUE, y, stopped, x, dot, stream));
+  if (dm->halo) PetscCall(JaggedHaloBegin(dm->halo, x, NULL));
+  if (d->rows && !add) PetscCall(PetscArrayzero(y, dm->m));
+  PetscCall((*d->ops->multhost)(d, x, (PetscBool)(add || d->rows), y));
+  if (dm->halo) {
+    PetscCall(JaggedHaloEnd(dm->halo, dm->ghosts, NULL));
+    PetscCall((*o->ops->multhost)(o, dm->ghosts, PETSC_TRUE, y));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* y = A x in single precision on the host (the twin of PCSPCGBlocksMultDevice()); several processes: the ghosts cross during the diagonal block's product */
-PetscErrorCode PCSPCGBlocksMultHost(PC pc, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[])
-{
-  PC_SPCG           *s = (PC_SPCG *)pc->data;
-  const PCSPCGBlock *d = &s->block[0], *o = &s->block[1];
-
-  PetscFunctionBegin;
-  if (s->halo) PetscCall(JaggedHaloBegin(s->halo, x, NULL));
-  PetscCall((*d->ops->multhost)(d, x, PETSC_FALSE, y));
-  if (s->halo) {
-    PetscCall(JaggedHaloEnd(s->halo, s->ghosts, NULL));
-    PetscCall((*o->ops->multhost)(o, s->ghosts, PETSC_TRUE, y));
-  }
-  PetscCall(PetscLogFlops(2.0 * (d->nnz + o->nnz)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -340,7 +340,7 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
   }
   for (PetscInt k = 0; k < s->max_it; k++) {
     if (s->hasblocks) { /* the product sums p'q itself */
-      PetscCall(PCSPCGBlocksMultDevice(pc, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
+      PetscCall(PCSPCGDistMatMultDevice(&s->copy, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), PETSC_FALSE, reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
     } else {
       if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
       else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));

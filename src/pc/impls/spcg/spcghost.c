@@ -49,8 +49,10 @@ static PetscErrorCode PCSPCGHostMult(PC pc, const PetscJaggedScalarSingle x[], P
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
-  if (s->hasblocks) PetscCall(PCSPCGBlocksMultHost(pc, x, y));
-  else PetscCall(MatJaggedMultSingle(s->A, x, y));
+  if (s->hasblocks) {
+    PetscCall(PCSPCGDistMatMultHost(&s->copy, x, PETSC_FALSE, y));
+    PetscCall(PetscLogFlops(2.0 * (s->copy.d.nnz + s->copy.o.nnz)));
+  } else PetscCall(MatJaggedMultSingle(s->A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,14 +1,16 @@
 /*
    PCSPCG's single-precision image of a PCMG (PCGAMG) hierarchy, whose V-cycle (spcgmghost.c) replaces the
    inner PCMG applied in double precision inside the inner CG. Made after PCMG's double set-up, from what it
-   left: each level's operator as a PCSPCGBlock (DIA where it pays, else pJDS), the interpolation and the
-   restriction in CSR (the restriction an explicit transposed copy of the interpolation when PCMG restricts
-   with it: a product by rows, without the scattered sums of a transposed product), each smoother (Chebyshev
-   of the first kind with the eigenvalue bounds the double set-up estimated, or Richardson, both with
-   Jacobi: the inverse diagonal in single precision), and the coarse solve (a dense LU factored in double,
-   its factors in single precision, where PCMG solves the coarse problem exactly and it is small enough;
-   else PCMG's own coarse KSP in double). Anything else keeps the double path, with the reason in
-   PetscInfo() and PCView(). For the device inner loop the same image is made in device memory (mg->device):
+   left: each level's operator as a PCSPCGDistMat (its diagonal block DIA where it pays, else pJDS; on several
+   processes with its off-diagonal block in CSR and its halo exchange), the interpolation and the restriction
+   in CSR likewise (the restriction an explicit transposed copy of the interpolation when PCMG restricts with
+   it: a product by rows, without the scattered sums of a transposed product), each smoother (Chebyshev of
+   the first kind with the eigenvalue bounds the double set-up estimated, or Richardson, both with Jacobi:
+   the local inverse diagonal in single precision), and the coarse solve (a dense LU factored in double, its
+   factors in single precision, where PCMG solves the coarse problem exactly, it is small enough and on one
+   process; else PCMG's own coarse KSP in double, collective on several processes). The V-cycle has no dot
+   product: on several processes only the products' halo exchanges communicate. Anything else keeps the
+   double path, with the reason in PetscInfo() and PCView(). For the device inner loop the same image is made in device memory (mg->device):
    the blocks made from the MATSEQAIJCUSPARSE levels' device arrays (a host matrix's copied up in CSR), the level
    vectors, inverse diagonals and coarse factors (column-major there) in device memory; its V-cycle is
    spcgmgdevice.cu's, the twin of spcgmghost.c's.
@@ -45,36 +47,11 @@ typedef struct {
 } PCSPCGRichardsonHead;
 #endif
 
-/* The sequential AIJ matrix that holds M on one process (M itself, or the diagonal block of an MPIAIJ M; on the host or CUSPARSE), or NULL */
-static PetscErrorCode PCSPCGMGSeqAIJ(Mat M, Mat *seq)
+/* Whether M is an AIJ matrix of which PCSPCGDistMatCreate() makes a copy: MATSEQAIJ, MATMPIAIJ, or their CUSPARSE forms */
+static PetscErrorCode PCSPCGMGIsAIJ(Mat M, PetscBool *aij)
 {
-  PetscBool isseq, ismpi;
-
   PetscFunctionBegin;
-  *seq = NULL;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &isseq, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &ismpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
-  if (isseq) *seq = M;
-  else if (ismpi) PetscCall(MatMPIAIJGetSeqAIJ(M, seq, NULL, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The CSR copy of a sequential AIJ matrix B in single precision, on the host or the device */
-static PetscErrorCode PCSPCGMGCSRCreate(Mat B, PetscBool device, PCSPCGBlock *c)
-{
-  const PetscInt *ai, *aj;
-  PetscInt        m;
-  PetscBool       done;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(c, sizeof(*c)));
-  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
-  c->nnz    = ai[m];
-  c->device = device;
-  PetscCall(MatGetSize(B, NULL, &c->ncols));
-  PetscCall(PCSPCGCSRCreate(B, m, ai, aj, device, c));
-  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, aij, MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,9 +250,9 @@ PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *pmg)
   for (PetscInt l = 0; l < mg->nlevels; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
 
-    PetscCall(PCSPCGBlockDestroy(&lv->op));
-    PetscCall(PCSPCGBlockDestroy(&lv->interp));
-    PetscCall(PCSPCGBlockDestroy(&lv->restr));
+    PetscCall(PCSPCGDistMatDestroy(&lv->op));
+    PetscCall(PCSPCGDistMatDestroy(&lv->interp));
+    PetscCall(PCSPCGDistMatDestroy(&lv->restr));
     if (lv->up.dinv != lv->down.dinv) PetscCall(PCSPCGMGFree(mg->device, &lv->up.dinv));
     PetscCall(PCSPCGMGFree(mg->device, &lv->down.dinv));
     if (mg->device) PetscCall(PCSPCGMGFree(PETSC_TRUE, &lv->b));
@@ -299,14 +276,11 @@ PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *pmg)
 /* Whether the PCMG pc runs a V-cycle the image can reproduce; else *why */
 static PetscErrorCode PCSPCGMGSupported(PC pc, const char **why)
 {
-  PC_MG      *mg = (PC_MG *)pc->data;
-  PetscMPIInt size;
+  PC_MG *mg = (PC_MG *)pc->data;
 
   PetscFunctionBegin;
   *why = NULL;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (size > 1) *why = "several processes (the image is built on one process only)";
-  else if (mg->nlevels < 2) *why = "a single level (its solve is the coarse solve)";
+  if (mg->nlevels < 2) *why = "a single level (its solve is the coarse solve)";
   else if (mg->am != PC_MG_MULTIPLICATIVE) *why = "the multigrid type is not multiplicative";
   else if (mg->cyclesperpcapply != 1) *why = "more than one cycle per application";
   if (*why) PetscFunctionReturn(PETSC_SUCCESS);
@@ -330,7 +304,10 @@ static PetscErrorCode PCSPCGMGLevelOperator(PC_MG *pcmg, PetscInt l, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PCMG level l's transfers as the image keeps them: P fine x coarse (*Pt: given transposed), R coarse x fine (*Rt: given transposed) */
+/*
+  PCMG level l's transfers as the image keeps them: P fine x coarse (*Pt: given transposed), R coarse x fine (*Rt:
+  given transposed); nc the global rows of level l - 1 (the global sizes tell, the same on every process)
+*/
 static PetscErrorCode PCSPCGMGTransfers(PC_MG *pcmg, PetscInt l, PetscInt nc, Mat *P, PetscBool *Pt, Mat *R, PetscBool *Rt)
 {
   PetscInt pm, rm;
@@ -338,14 +315,14 @@ static PetscErrorCode PCSPCGMGTransfers(PC_MG *pcmg, PetscInt l, PetscInt nc, Ma
   PetscFunctionBegin;
   *P = pcmg->levels[l]->interpolate;
   *R = pcmg->levels[l]->restrct ? pcmg->levels[l]->restrct : pcmg->levels[l]->interpolate;
-  PetscCall(MatGetLocalSize(*P, &pm, NULL));
-  PetscCall(MatGetLocalSize(*R, &rm, NULL));
+  PetscCall(MatGetSize(*P, &pm, NULL));
+  PetscCall(MatGetSize(*R, &rm, NULL));
   *Pt = (PetscBool)(pm == nc); /* coarse x fine: MatInterpolate() multiplies by its transpose */
   *Rt = (PetscBool)(rm != nc); /* fine x coarse: MatRestrict() multiplies by its transpose */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Records the identities, nonzero states and states of what level l of the image (nc rows on level l - 1) is made from */
+/* Records the identities, nonzero states and states of what level l of the image (nc global rows on level l - 1) is made from */
 static PetscErrorCode PCSPCGMGRecord(PC_MG *pcmg, PetscInt l, PetscInt nc, PCSPCGMGLevel *lv)
 {
   Mat       A, P, R;
@@ -384,12 +361,16 @@ static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMG mg, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The coarse solve: the dense LU where PCMG solves directly and the coarse problem is small enough, else PCMG's coarse KSP in double */
+/*
+  The coarse solve: the dense LU where PCMG solves directly and the coarse problem is small enough and on one process,
+  else PCMG's coarse KSP in double (on several processes: collective, its vectors of the coarse operator's layout)
+*/
 static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
 {
   PC_SPCG       *s = (PC_SPCG *)pc->data;
   PCSPCGMGLevel *c = &mg->level[0];
   PetscBool      direct, singular = PETSC_TRUE;
+  PetscMPIInt    size;
 
   PetscFunctionBegin;
   PetscCall(PCSPCGMGFree(mg->device, &mg->lu));
@@ -403,7 +384,9 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
   PetscCall(VecDestroy(&mg->cx));
   mg->coarsewhy = NULL;
   PetscCall(PCSPCGMGCoarseIsDirect(pcmg->levels[0]->smoothd, &direct));
-  if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)c->A), &size));
+  if (size > 1) mg->coarsewhy = "several processes: the dense LU is made on one process only";
+  else if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
   else if (c->n > s->mgdensemax) mg->coarsewhy = "the coarse problem is larger than -pc_spcg_mg_dense_max";
   else {
     PetscCall(PCSPCGMGDenseFactor(c->A, c->n, mg, &singular));
@@ -434,37 +417,21 @@ static PetscErrorCode PCSPCGMGCount(PCSPCGMG mg)
     const PCSPCGMGLevel *lv    = &mg->level[l];
     const PetscLogDouble steps = (PetscLogDouble)(lv->down.its + lv->up.its + 1); /* the residual: one product more */
 
-    mg->flops += steps * (2.0 * lv->opp->nnz + 6.0 * lv->n) + 2.0 * (lv->interp.nnz + lv->restr.nnz);
-    mg->bytes += (lv->opp == &lv->op ? (*lv->op.ops->bytes)(&lv->op) : 0) + (*lv->interp.ops->bytes)(&lv->interp) + (*lv->restr.ops->bytes)(&lv->restr);
+    mg->flops += steps * (2.0 * (lv->opp->d.nnz + lv->opp->o.nnz) + 6.0 * lv->n) + 2.0 * (lv->interp.d.nnz + lv->interp.o.nnz + lv->restr.d.nnz + lv->restr.o.nnz);
+    mg->bytes += (lv->opp == &lv->op ? PCSPCGDistMatBytes(&lv->op) : 0) + PCSPCGDistMatBytes(&lv->interp) + PCSPCGDistMatBytes(&lv->restr);
     mg->bytes += sizeof(PetscJaggedScalarSingle) * (size_t)lv->n * (lv->up.dinv != lv->down.dinv ? 2 : 1);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Level operators' copies: PCSPCG's own where it is the same operator on one process (remade at each set-up of PCSPCG) */
+/* Level operators' copies: PCSPCG's own where it is the same operator (remade at each set-up of PCSPCG) */
 static PetscErrorCode PCSPCGMGShareOperator(PC pc, PCSPCGMGLevel *lv, PetscBool *shared)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
-  *shared = (PetscBool)(s->hasblocks && !s->halo && lv->A == pc->pmat);
-  if (*shared) lv->opp = &s->block[0];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  Level l's operator copy from its sequential AIJ form seq: DIA where it pays, else pJDS; on the device from a
-  MATSEQAIJCUSPARSE's device arrays, a host matrix's copied up in CSR
-*/
-static PetscErrorCode PCSPCGMGOperatorCreate(PCSPCGMG mg, Mat seq, PCSPCGMGLevel *lv)
-{
-  PetscBool cusparse;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)seq, MATSEQAIJCUSPARSE, &cusparse));
-  if (mg->device && !cusparse) PetscCall(PCSPCGMGCSRCreate(seq, PETSC_TRUE, &lv->op));
-  else PetscCall(PCSPCGBlockCreate(seq, mg->device, PCSPCG_FORMAT_AUTO, &lv->op));
-  lv->opp = &lv->op;
+  *shared = (PetscBool)(s->hasblocks && lv->A == pc->pmat);
+  if (*shared) lv->opp = &s->copy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -487,6 +454,7 @@ static PetscErrorCode PCSPCGMGLevelVectors(PCSPCGMG mg, PetscInt l, PCSPCGMGLeve
 /* Makes the image of the set-up PCMG mgpc, in device memory with device; *why instead where it cannot be made (mg stays NULL) */
 static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG *pmg, const char **why)
 {
+  PC_SPCG *s    = (PC_SPCG *)pc->data;
   PC_MG   *pcmg = (PC_MG *)mgpc->data;
   PCSPCGMG mg;
   PetscInt L = pcmg->nlevels;
@@ -499,28 +467,30 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
   mg->nlevels = L;
   mg->device  = device;
   PetscCall(PetscCalloc1(L, &mg->level));
-  for (PetscInt l = 0; l < L && !*why; l++) { /* the operators first: all must have a sequential AIJ form */
+  for (PetscInt l = 0; l < L && !*why; l++) { /* the operators first: all must be AIJ matrices */
     PCSPCGMGLevel *lv = &mg->level[l];
-    Mat            A, seq;
+    Mat            A;
     MatNullSpace   nsp;
+    PetscBool      aij;
 
     PetscCall(PCSPCGMGLevelOperator(pcmg, l, &A));
-    PetscCall(PCSPCGMGSeqAIJ(A, &seq));
+    PetscCall(PCSPCGMGIsAIJ(A, &aij));
     PetscCall(MatGetNullSpace(A, &nsp));
-    if (!seq) *why = "a level operator is not an AIJ matrix";
+    if (!aij) *why = "a level operator is not an AIJ matrix";
     else if (nsp) *why = "a level operator has a null space";
     if (*why) break;
     PetscCall(PetscObjectReference((PetscObject)A));
     lv->A = A;
     PetscCall(MatGetLocalSize(A, &lv->n, NULL));
+    PetscCall(MatGetSize(A, &lv->N, NULL));
   }
   for (PetscInt l = 1; l < L && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, mg, why));
   for (PetscInt l = 1; l < L && !*why; l++) { /* the transfers: P fine x coarse, R coarse x fine */
     PCSPCGMGLevel *lv = &mg->level[l];
-    Mat            P, R, seq;
-    PetscBool      Pt, Rt;
+    Mat            P, R;
+    PetscBool      Pt, Rt, aij;
 
-    PetscCall(PCSPCGMGTransfers(pcmg, l, mg->level[l - 1].n, &P, &Pt, &R, &Rt));
+    PetscCall(PCSPCGMGTransfers(pcmg, l, mg->level[l - 1].N, &P, &Pt, &R, &Rt));
     if (Pt) PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &lv->P));
     else {
       PetscCall(PetscObjectReference((PetscObject)P));
@@ -532,18 +502,18 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
       lv->R = R;
     }
     lv->transposed = Rt;
-    PetscCall(PCSPCGMGSeqAIJ(lv->P, &seq));
-    if (!seq) {
+    PetscCall(PCSPCGMGIsAIJ(lv->P, &aij));
+    if (!aij) {
       *why = "an interpolation is not an AIJ matrix";
       break;
     }
-    PetscCall(PCSPCGMGCSRCreate(seq, device, &lv->interp));
-    PetscCall(PCSPCGMGSeqAIJ(lv->R, &seq));
-    if (!seq) {
+    PetscCall(PCSPCGDistMatCreate(lv->P, device, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
+    PetscCall(PCSPCGMGIsAIJ(lv->R, &aij));
+    if (!aij) {
       *why = "a restriction is not an AIJ matrix";
       break;
     }
-    PetscCall(PCSPCGMGCSRCreate(seq, device, &lv->restr));
+    PetscCall(PCSPCGDistMatCreate(lv->R, device, PCSPCG_FORMAT_CSR, s->exchange, &lv->restr));
   }
   if (*why) {
     PetscCall(PCSPCGMGDestroy(&mg));
@@ -552,15 +522,14 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
   for (PetscInt l = 0; l < L; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
     PetscBool      shared;
-    Mat            seq;
 
-    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].n : 0, lv));
+    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].N : 0, lv));
     PetscCall(PCSPCGMGLevelVectors(mg, l, lv));
     if (!l) continue;
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
-      PetscCall(PCSPCGMGSeqAIJ(lv->A, &seq));
-      PetscCall(PCSPCGMGOperatorCreate(mg, seq, lv));
+      PetscCall(PCSPCGDistMatCreate(lv->A, device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
+      lv->opp = &lv->op;
     }
   }
   PetscCall(PCSPCGMGCoarseSetUp(pc, pcmg, mg));
@@ -578,7 +547,8 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
 */
 static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *same, const char **why)
 {
-  PC_MG *pcmg = (PC_MG *)mgpc->data;
+  PC_SPCG *s    = (PC_SPCG *)pc->data;
+  PC_MG   *pcmg = (PC_MG *)mgpc->data;
 
   PetscFunctionBegin;
   *same = PETSC_FALSE;
@@ -589,7 +559,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     PCSPCGMGLevel        now;
 
     PetscCall(PetscMemzero(&now, sizeof(now)));
-    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].n : 0, &now));
+    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].N : 0, &now));
     if (now.Aid != lv->Aid || now.Anz != lv->Anz) PetscFunctionReturn(PETSC_SUCCESS);
     if (l && (now.Pid != lv->Pid || now.Pnz != lv->Pnz || now.Rid != lv->Rid || now.Rnz != lv->Rnz)) PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -600,40 +570,37 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     PCSPCGMGLevel *lv = &mg->level[l];
     PCSPCGMGLevel  now;
     PetscBool      shared, Pt, Rt;
-    Mat            P, R, seq;
+    Mat            P, R;
 
     PetscCall(PetscMemzero(&now, sizeof(now)));
-    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].n : 0, &now));
+    PetscCall(PCSPCGMGRecord(pcmg, l, l ? mg->level[l - 1].N : 0, &now));
     if (!l) {
       if (now.Astate != lv->Astate) PetscCall(PCSPCGMGCoarseSetUp(pc, pcmg, mg));
       lv->Astate = now.Astate;
       continue;
     }
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared)); /* PCSPCG's own copy is made anew at each of its set-ups */
-    if (shared) PetscCall(PCSPCGBlockDestroy(&lv->op));
+    if (shared) PetscCall(PCSPCGDistMatDestroy(&lv->op));
     else {
-      PetscCall(PCSPCGMGSeqAIJ(lv->A, &seq));
-      if (lv->op.ops && now.Astate != lv->Astate && mg->device) PetscCall(PCSPCGBlockDestroy(&lv->op)); /* refreshhost is the host's */
-      if (!lv->op.ops) PetscCall(PCSPCGMGOperatorCreate(mg, seq, lv));
-      else if (now.Astate != lv->Astate) PetscCall((*lv->op.ops->refreshhost)(&lv->op, seq));
+      if (lv->op.d.ops && now.Astate != lv->Astate && mg->device) PetscCall(PCSPCGDistMatDestroy(&lv->op)); /* refreshhost is the host's */
+      if (!lv->op.d.ops) PetscCall(PCSPCGDistMatCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
+      else if (now.Astate != lv->Astate) PetscCall(PCSPCGDistMatRefreshHost(&lv->op, lv->A));
       lv->opp = &lv->op;
     }
-    PetscCall(PCSPCGMGTransfers(pcmg, l, mg->level[l - 1].n, &P, &Pt, &R, &Rt));
+    PetscCall(PCSPCGMGTransfers(pcmg, l, mg->level[l - 1].N, &P, &Pt, &R, &Rt));
     if (now.Pstate != lv->Pstate) {
       if (Pt) PetscCall(MatTranspose(P, MAT_REUSE_MATRIX, &lv->P));
-      PetscCall(PCSPCGMGSeqAIJ(lv->P, &seq));
       if (mg->device) {
-        PetscCall(PCSPCGBlockDestroy(&lv->interp));
-        PetscCall(PCSPCGMGCSRCreate(seq, PETSC_TRUE, &lv->interp));
-      } else PetscCall((*lv->interp.ops->refreshhost)(&lv->interp, seq));
+        PetscCall(PCSPCGDistMatDestroy(&lv->interp));
+        PetscCall(PCSPCGDistMatCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
+      } else PetscCall(PCSPCGDistMatRefreshHost(&lv->interp, lv->P));
     }
     if (now.Rstate != lv->Rstate) {
       if (Rt) PetscCall(MatTranspose(R, MAT_REUSE_MATRIX, &lv->R));
-      PetscCall(PCSPCGMGSeqAIJ(lv->R, &seq));
       if (mg->device) {
-        PetscCall(PCSPCGBlockDestroy(&lv->restr));
-        PetscCall(PCSPCGMGCSRCreate(seq, PETSC_TRUE, &lv->restr));
-      } else PetscCall((*lv->restr.ops->refreshhost)(&lv->restr, seq));
+        PetscCall(PCSPCGDistMatDestroy(&lv->restr));
+        PetscCall(PCSPCGDistMatCreate(lv->R, PETSC_TRUE, PCSPCG_FORMAT_CSR, s->exchange, &lv->restr));
+      } else PetscCall(PCSPCGDistMatRefreshHost(&lv->restr, lv->R));
     }
     lv->Astate = now.Astate;
     lv->Pstate = now.Pstate;
@@ -678,25 +645,33 @@ PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu, PCSPCGMG keep)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The levels of the image: sizes, storage, smoothers, bytes */
+/*
+  The levels of the image: global sizes and nonzeros, storage (on several processes the format of process 0's diagonal
+  blocks), smoothers, bytes on all processes. Collective.
+*/
 PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
 {
   const char *unit = PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte";
   char        line[160];
+  MPI_Comm    comm = PetscObjectComm((PetscObject)mg->level[0].A);
+  PetscReal   mb   = (PetscReal)mg->bytes / 1e6;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  single-precision V-cycle%s: %" PetscInt_FMT " levels, %.3g MB in all", mg->device ? " on the GPU" : "", mg->nlevels, (double)mg->bytes / 1e6));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &mb, 1, MPIU_REAL, MPIU_SUM, comm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  single-precision V-cycle%s: %" PetscInt_FMT " levels, %.3g MB in all", mg->device ? " on the GPU" : "", mg->nlevels, (double)mb));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (mg->nrefresh) PetscCall(PetscViewerASCIIPrintf(viewer, "; its values refreshed at %" PetscInt_FMT " set-up%s since it was made", mg->nrefresh, mg->nrefresh > 1 ? "s" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   for (PetscInt l = mg->nlevels - 1; l > 0; l--) {
-    const PCSPCGMGLevel *lv = &mg->level[l];
+    const PCSPCGMGLevel *lv     = &mg->level[l];
+    PetscInt             nnz[2] = {lv->interp.d.nnz + lv->interp.o.nnz, lv->restr.d.nnz + lv->restr.o.nnz};
 
-    PetscCall((*lv->opp->ops->describe)(lv->opp, unit, line, sizeof(line)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT ": %" PetscInt_FMT " rows, operator %s%s\n", l, lv->n, line, lv->opp == &lv->op ? "" : " (the inner CG's copy)"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "    interpolation CSR (%" PetscInt_FMT " nonzeros), restriction CSR (%" PetscInt_FMT " nonzeros%s)\n", lv->interp.nnz, lv->restr.nnz, lv->transposed ? ", the interpolation's explicit transpose" : ""));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, nnz, 2, MPIU_INT, MPI_SUM, comm));
+    PetscCall((*lv->opp->d.ops->describe)(&lv->opp->d, unit, line, sizeof(line)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT ": %" PetscInt_FMT " rows, operator %s%s%s\n", l, lv->N, line, lv->opp->halo ? " (diagonal blocks; off-diagonal blocks CSR)" : "", lv->opp == &lv->op ? "" : " (the inner CG's copy)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    interpolation CSR (%" PetscInt_FMT " nonzeros), restriction CSR (%" PetscInt_FMT " nonzeros%s)\n", nnz[0], nnz[1], lv->transposed ? ", the interpolation's explicit transpose" : ""));
     for (PetscInt k = 0; k < (lv->up.dinv == lv->down.dinv ? 1 : 2); k++) {
       const PCSPCGMGSmoother *sm  = k ? &lv->up : &lv->down;
       const char             *way = lv->up.dinv == lv->down.dinv ? "smoother" : (k ? "post-smoother" : "pre-smoother");
@@ -705,8 +680,8 @@ PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
       else PetscCall(PetscViewerASCIIPrintf(viewer, "    %s Richardson, %" PetscInt_FMT " steps, damping %g, Jacobi\n", way, sm->its, (double)sm->scale));
     }
   }
-  if (mg->dense) PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, dense LU factored in double, solved in single precision\n", mg->level[0].n));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, PCMG's coarse solve in double precision (%s)\n", mg->level[0].n, mg->coarsewhy));
+  if (mg->dense) PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, dense LU factored in double, solved in single precision\n", mg->level[0].N));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, PCMG's coarse solve in double precision (%s)\n", mg->level[0].N, mg->coarsewhy));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,9 +1,9 @@
 /*
    The V-cycle of PCSPCG's single-precision image of a PCMG hierarchy on the device (spcgmg.c made the image
    in device memory): the inner preconditioner of the device inner loop (spcgdevice.cu). Every step is a
-   kernel, or a block's product, on the stream, none waits for the host, so the loop can be captured into a
-   CUDA graph, except where the coarse solve is PCMG's coarse KSP in double (its right-hand side and solution
-   cross the host). Once the inner loop has stopped (*stopped) the kernels return at once. The host twin is
+   kernel, or a distributed matrix's product, on the stream, none waits for the host, so the loop can be captured
+   into a CUDA graph, except where the coarse solve is PCMG's coarse KSP in double (its right-hand side and solution
+   cross the host) and on several processes (each product's halo exchange; through MPI it waits for the host). Once the inner loop has stopped (*stopped) the kernels return at once. The host twin is
    spcgmghost.c: each kernel repeats the arithmetic of its loop there, in the same order but for the sums of the
    dense back substitution, taken column by column here.
 */
@@ -95,7 +95,7 @@ static PetscErrorCode PCSPCGMGResidualDevice(const PCSPCGMGLevel *lv, const Pets
   const int n = (int)lv->n;
 
   PetscFunctionBegin;
-  PetscCall((*lv->opp->ops->multdevice)(lv->opp, x, PETSC_FALSE, r, stopped, x, NULL, stream));
+  PetscCall(PCSPCGDistMatMultDevice(lv->opp, x, PETSC_FALSE, r, stopped, NULL, stream));
   ResidualKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const S *>(lv->b), reinterpret_cast<S *>(r), stopped);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -216,23 +216,19 @@ PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG mg, const PetscJaggedScalarSingle r[
   PetscCallCUDA(cudaGetLastError());
   for (PetscInt l = L - 1; l > 0; l--) {
     PCSPCGMGLevel *lv = &mg->level[l], *lc = &mg->level[l - 1];
-    const int      n = (int)lv->n, nc = (int)lc->n;
+    const int      n = (int)lv->n;
 
     ZeroKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<S *>(lv->x), stopped);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PCSPCGMGSmoothDevice(lv, &lv->down, PETSC_TRUE, stopped, stream));
     PetscCall(PCSPCGMGResidualDevice(lv, lv->x, lv->r, stopped, stream));
-    if (lv->restr.rows) { /* a block of its nonempty rows adds into them */
-      ZeroKernel<<<BlocksFor(nc), kThreads, 0, stream>>>(nc, reinterpret_cast<S *>(lc->b), stopped);
-      PetscCallCUDA(cudaGetLastError());
-    }
-    PetscCall((*lv->restr.ops->multdevice)(&lv->restr, lv->r, (PetscBool)(lv->restr.rows != NULL), lc->b, stopped, NULL, NULL, stream));
+    PetscCall(PCSPCGDistMatMultDevice(&lv->restr, lv->r, PETSC_FALSE, lc->b, stopped, NULL, stream));
   }
   PetscCall(PCSPCGMGCoarseDevice(mg, stopped, stream));
   for (PetscInt l = 1; l < L; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
 
-    PetscCall((*lv->interp.ops->multdevice)(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x, stopped, NULL, NULL, stream));
+    PetscCall(PCSPCGDistMatMultDevice(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x, stopped, NULL, stream));
     PetscCall(PCSPCGMGSmoothDevice(lv, &lv->up, PETSC_FALSE, stopped, stream));
   }
   CopyKernel<<<BlocksFor(nf), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(mg->level[L - 1].x), reinterpret_cast<S *>(z), stopped);

@@ -3,7 +3,8 @@
    preconditioner of the host inner loop (spcghost.c), and the reference twin of a device V-cycle. It
    repeats the steps of PCMG's multiplicative V-cycle (PCMGMCycle_Private()) and of its smoothers
    (KSPSolve_Chebyshev_FirstKind(), KSPSolve_Richardson() with PCJACOBI and no norms) in the same order,
-   in single precision, with the level products by the blocks' host operations.
+   in single precision, with the level products by the distributed matrices' host products (on several
+   processes each exchanges its ghosts; the V-cycle has no dot product, so no reduction).
 */
 #include <petscjagged/private/spcgimpl.h>
 
@@ -11,7 +12,7 @@
 static PetscErrorCode PCSPCGMGResidualHost(const PCSPCGMGLevel *lv, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle r[])
 {
   PetscFunctionBegin;
-  PetscCall((*lv->opp->ops->multhost)(lv->opp, x, PETSC_FALSE, r));
+  PetscCall(PCSPCGDistMatMultHost(lv->opp, x, PETSC_FALSE, r));
   for (PetscInt i = 0; i < lv->n; i++) r[i] = lv->b[i] - r[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -150,14 +151,13 @@ PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG mg, const PetscJaggedScalarSingle r[],
     PetscCall(PetscArrayzero(lv->x, lv->n));
     PetscCall(PCSPCGMGSmoothHost(lv, &lv->down, PETSC_TRUE));
     PetscCall(PCSPCGMGResidualHost(lv, lv->x, lv->r));
-    if (lv->restr.rows) PetscCall(PetscArrayzero(lc->b, lc->n)); /* a block of its nonempty rows adds into them */
-    PetscCall((*lv->restr.ops->multhost)(&lv->restr, lv->r, (PetscBool)(lv->restr.rows != NULL), lc->b));
+    PetscCall(PCSPCGDistMatMultHost(&lv->restr, lv->r, PETSC_FALSE, lc->b));
   }
   PetscCall(PCSPCGMGCoarseHost(mg));
   for (PetscInt l = 1; l < L; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
 
-    PetscCall((*lv->interp.ops->multhost)(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x));
+    PetscCall(PCSPCGDistMatMultHost(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x));
     PetscCall(PCSPCGMGSmoothHost(lv, &lv->up, PETSC_FALSE));
   }
   PetscCall(PetscArraycpy(z, mg->level[L - 1].x, mg->level[L - 1].n));
