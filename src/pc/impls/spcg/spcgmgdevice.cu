@@ -190,6 +190,7 @@ static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cuda
     PetscCall(VecGetArrayWrite(mg->cb, &ba));
     for (PetscInt i = 0; i < n; i++) ba[i] = (PetscScalar)mg->hc[i];
     PetscCall(VecRestoreArrayWrite(mg->cb, &ba));
+    PetscCall(VecZeroEntries(mg->cx)); /* as PCMG: a zero guess known as such (a DM's initial guess makes the KSP's guess nonzero) */
     PetscCall(KSPSolve(mg->coarse, mg->cb, mg->cx));
     PetscCall(VecGetArrayRead(mg->cx, &xa));
     for (PetscInt i = 0; i < n; i++) mg->hc[i] = (PetscJaggedScalarSingle)xa[i];
