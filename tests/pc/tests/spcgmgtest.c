@@ -359,6 +359,50 @@ int main(int argc, char **argv)
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type sor -spcg_pc_spcg_max_it 0 -expect_double -spcg_view
       filter: grep -E "V-cycle|no single-precision V-cycle|applied in double|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
+   # several processes: every matrix of the image distributed (diagonal blocks, off-diagonal blocks in CSR, their ghosts
+   # exchanged in single precision), the finest level the inner CG's copy, the coarse solve PCMG's KSP in double (the dense
+   # LU is made on one process only); the view gives global rows and nonzeros, the same on 2 and 3 processes
+   testset:
+      args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -spcg_view
+      filter: grep -E "V-cycle|level [0-9]+:|smoother|interpolation|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
+      test:
+         suffix: mg_chebyshev_np2
+         nsize: 2
+         args: -mg_levels_ksp_type chebyshev -perturb
+         output_file: output/spcgmgtest_mg_chebyshev_mpi.out
+      test:
+         suffix: mg_chebyshev_np3
+         nsize: 3
+         args: -mg_levels_ksp_type chebyshev -perturb
+         output_file: output/spcgmgtest_mg_chebyshev_mpi.out
+      test:
+         suffix: mg_richardson_np2
+         nsize: 2
+         args: -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_ksp_max_it 3
+         output_file: output/spcgmgtest_mg_richardson_mpi.out
+      test:
+         suffix: mg_richardson_np3
+         nsize: 3
+         args: -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_ksp_max_it 3
+         output_file: output/spcgmgtest_mg_richardson_mpi.out
+      test:
+         # new values, the same pattern: the values of the diagonal and off-diagonal blocks refreshed
+         suffix: mg_refresh_np2
+         nsize: 2
+         args: -mg_levels_ksp_type chebyshev -refresh
+
+   # PCGAMG on several processes (its coarse levels on fewer processes, some with no rows; the coarsest on one)
+   testset:
+      args: -pc_type gamg -n 21 -spcg_pc_spcg_max_it 0 -spcg_view
+      filter: grep -E "V-cycle|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
+      output_file: output/spcgmgtest_gamg_mpi.out
+      test:
+         suffix: gamg_np2
+         nsize: 2
+      test:
+         suffix: gamg_np3
+         nsize: 3
+
    # GPU (device suite): CUDA matrices and vectors, the image in device memory and its V-cycle on the GPU (the view
    # says so), compared with the double PCMG on the GPU as above, and (-twin) with the host V-cycle, its twin, on a
    # host copy of the problem (to 1e-5: rounding in other orders of summation); with a dense coarse LU the inner loop, V-cycle and
@@ -381,6 +425,16 @@ int main(int argc, char **argv)
          args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -refresh
       test:
          suffix: gpu_gamg
+         args: -pc_type gamg -n 21
+      # several processes: the device products exchange their ghosts through the host, the coarse solve is PCMG's KSP in
+      # double, so the inner loop is not captured; the device V-cycle against the double PCMG and against its host twin
+      test:
+         suffix: gpu_mg_chebyshev_np2
+         nsize: 2
+         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -twin
+      test:
+         suffix: gpu_gamg_np2
+         nsize: 2
          args: -pc_type gamg -n 21
 
 TEST*/
