@@ -29,6 +29,14 @@
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -pc_spcg_mg_dense_max 0
       filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+|mg, its V-cycle run in single precision|level 0: [0-9]+ rows, PCMG.s coarse solve in double precision"
 
+   test:
+      # the same on 2 processes: the V-cycle in single precision too (its coarse solve PCMG's KSP in double), the same counts
+      suffix: mg_jacobi_np2
+      nsize: 2
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view
+      filter: grep -E -o "CONVERGED_RTOL iterations [0-9]+|inner .single precision. iterations since set-up: [0-9]+|mg, its V-cycle run in single precision|single-precision V-cycle: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
+      output_file: output/ex45mpcg_mg_jacobi.out
+
    # GPU (device suite): PCMG (Chebyshev/SOR smoothers on ex45's own coarse operators) and ILU (cuSPARSE) inside the inner loop
    test:
       suffix: gpu_mg
@@ -41,6 +49,13 @@
       requires: cuda_device
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
       filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU, with the V-cycle, replayed as a CUDA graph|mg, its V-cycle run in single precision|single-precision V-cycle on the GPU: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
+   test:
+      # on 2 processes: the V-cycle on the GPU, not captured (its halo exchanges and its coarse solve cross the host)
+      suffix: gpu_mg_jacobi_np2
+      nsize: 2
+      requires: cuda_device
+      args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
+      filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU, with the V-cycle, its coarse solve crossing the host at each iteration|mg, its V-cycle run in single precision|single-precision V-cycle on the GPU: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
    test:
       suffix: gpu_ilu
       requires: cuda_device
