@@ -3,8 +3,8 @@
    precision (Notay's truncated FCG, "Flexible conjugate gradients", SISC 22, 2000) whose
    preconditioner is PCSPCG, a CG in single precision; it stops on the true residual. When the
    KSP's PC is another one (set by the program, or -pc_type), an internal PCSPCG runs the inner CG
-   preconditioned by it: in single precision for none and Jacobi and, on one process with host vectors, as a
-   single-precision V-cycle for PCMG and PCGAMG with Jacobi-preconditioned Chebyshev or Richardson smoothers;
+   preconditioned by it: in single precision for none and Jacobi and, on one or several processes, on the host
+   or the GPU, as a single-precision V-cycle for PCMG and PCGAMG with Jacobi-preconditioned Chebyshev or Richardson smoothers;
    in double otherwise.
 */
 #include <petsc/private/kspimpl.h>
@@ -539,7 +539,7 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    or `-pc_type` sets another PC, `KSPMPCG` keeps it and runs an internal `PCSPCG` whose inner CG is
    preconditioned by it: `PCNONE` and `PCJACOBI` (diagonal) run in single precision inside the inner
    loop (on the GPU with CUDA vectors), so does a `PCMG` or `PCGAMG` with Chebyshev or Richardson smoothers
-   preconditioned by Jacobi, as an image of its hierarchy (on one process, on the host or the GPU: see `PCSPCGSetMG()`);
+   preconditioned by Jacobi, as an image of its hierarchy (on one or several processes, on the host or the GPU: see `PCSPCGSetMG()`);
    any other PC is applied as it is, in double precision, to the
    inner residual converted from single precision, and its output converted back. `-ksp_view` shows
    which. So `-ksp_type mpcg` alone turns any CG solve into a mixed-precision one.

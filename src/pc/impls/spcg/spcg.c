@@ -632,9 +632,9 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
    An inner `PCMG` or `PCGAMG` (`PCSPCGSetInnerPC()`, or the PC `KSPMPCG` wraps) whose levels are smoothed by
-   `KSPCHEBYSHEV` or `KSPRICHARDSON` with `PCJACOBI` runs, on one process, as a V-cycle in single precision
-   inside the inner loop, on the host or on the GPU, in the CUDA graph (see `PCSPCGSetMG()`); otherwise it is
-   applied in double precision.
+   `KSPCHEBYSHEV` or `KSPRICHARDSON` with `PCJACOBI` runs as a V-cycle in single precision inside the inner loop,
+   on one or several processes, on the host or on the GPU (on one process in the CUDA graph; see `PCSPCGSetMG()`);
+   otherwise it is applied in double precision.
 
    References:
 +  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer
@@ -698,7 +698,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   `PCNONE` and `PCJACOBI` (the plain inverse diagonal) run in single precision inside the inner loop,
   on the GPU when the operator's vectors are CUDA vectors. A `PCMG` or `PCGAMG` with Jacobi-preconditioned
   Chebyshev or Richardson smoothers runs as a single-precision image of its hierarchy and V-cycle (on one
-  process, on the host or the GPU; see `PCSPCGSetMG()`). Any other preconditioner is applied as it
+  or several processes, on the host or the GPU; see `PCSPCGSetMG()`). Any other preconditioner is applied as it
   is, in double precision: the inner residual is converted to a double-precision vector, the
   preconditioner applied, and its output converted back to single precision. `PCView()` says which.
   `KSPMPCG` calls this with the KSP's own preconditioner when it is not a `PCSPCG`. The inner
@@ -1097,18 +1097,23 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
   problem directly (`KSPPREONLY` with `PCLU` or `PCCHOLESKY`, also as the single block of `PCBJACOBI` or in
   `PCREDUNDANT`, as `PCGAMG` does) and it has at most `PCSPCGSetMGDenseMax()` rows, a dense LU factored in
   double precision and solved in single precision; otherwise `PCMG`'s own coarse solve, applied in double
-  precision. The V-cycle then runs in single precision at each inner iteration, with the same steps as `PCMG`'s.
-  With CUDA vectors the image is made in device memory (from the device arrays of `MATSEQAIJCUSPARSE` levels;
-  host matrices are copied up in CSR) and the V-cycle runs on the GPU, on the stream of the inner loop, inside
-  its CUDA graph; but where the coarse solve is `PCMG`'s own, in double precision, its right-hand side and
-  solution cross the host at each V-cycle and the inner loop is not captured.
+  precision (always on several processes: the dense LU is made on one process only). The V-cycle then runs in
+  single precision at each inner iteration, with the same steps as `PCMG`'s. On several processes each level's
+  operator, interpolation and restriction is kept as the inner CG's copy of the operator is: the diagonal block,
+  the off-diagonal block in CSR, and the ghost values exchanged in single precision during the diagonal block's
+  product; the V-cycle has no dot product, so it communicates through these exchanges and the coarse solve only.
+  With CUDA vectors the image is made in device memory (from the device arrays of `MATSEQAIJCUSPARSE` and
+  `MATMPIAIJCUSPARSE` levels; host matrices are copied up in CSR) and the V-cycle runs on the GPU, on the stream of
+  the inner loop, inside its CUDA graph; but where the coarse solve is `PCMG`'s own, in double precision, its
+  right-hand side and solution cross the host at each V-cycle and the inner loop is not captured (nor on several
+  processes).
 
   Supported: the multiplicative V-cycle (one cycle per application), on every level but the coarsest smoothers
   `KSPCHEBYSHEV` of the first kind (with the eigenvalue bounds the double set-up estimated; read for PETSc 3.26)
   or `KSPRICHARDSON` with a fixed damping, each preconditioned by `PCJACOBI` (any variant: its inverse diagonal
-  is taken from the double one), without norms, on AIJ operators without a null space, with AIJ transfers, on
-  one process. Anything else (other smoothers or level preconditioners, W-cycles, additive,
-  full or Kaskade multigrid, several processes) keeps the `PCMG` in double
+  is taken from the double one), without norms, on AIJ operators without a null space, with AIJ transfers.
+  Anything else (other smoothers or level preconditioners, W-cycles, additive,
+  full or Kaskade multigrid) keeps the `PCMG` in double
   precision; `PCView()` and `-info` say why. `PCView()` shows the levels, their sizes, storage and the bytes of
   the image.
 
