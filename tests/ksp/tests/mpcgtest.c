@@ -579,6 +579,10 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_poisson3d_gamg_single_np2
          args: -problem poisson3d -n 24 -pc gamg -op_type aijcusparse
+      test:
+         # the inner sums and all halo exchanges, the V-cycle's too, through NCCL (where each process has a GPU; else MPI)
+         suffix: gpu_poisson3d_gamg_single_np2_nccl
+         args: -problem poisson3d -n 24 -pc gamg -op_type aijcusparse -mpcg_pc_spcg_exchange nccl
 
    test:
       suffix: gpu_indefinite
