@@ -47,6 +47,24 @@ PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
 }
 
 /*
+  A block of a distributed matrix (m local rows): PCSPCGBlockCreate()'s copy, or with no row (a coarse level of PCGAMG
+  on fewer processes) an empty CSR block, nothing to copy, on the device as on the host
+*/
+static PetscErrorCode PCSPCGDistMatBlock(Mat B, PetscInt m, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
+{
+  PetscFunctionBegin;
+  if (m) PetscCall(PCSPCGBlockCreate(B, device, format, c));
+  else {
+    PetscCall(PetscMemzero(c, sizeof(*c)));
+    c->format = PCSPCG_FORMAT_CSR;
+    c->ops    = &PCSPCGBlockOpsCSR;
+    c->device = device;
+    PetscCall(MatGetSize(B, NULL, &c->ncols));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   The copy of M (a MATSEQAIJ or MATMPIAIJ, or their CUSPARSE forms) in single precision, on the device or the host:
   M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
   exchange where device) fills. The diagonal block in format where it pays (PCSPCGBlockCreate()); on the device a
@@ -70,10 +88,10 @@ PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format,
     PetscCall(MatGetLocalSize(Ao, NULL, &dm->nghosts));
     if (device) PetscCallCUDA(cudaMalloc((void **)&dm->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(dm->nghosts, 1)));
     else PetscCall(PetscMalloc1(PetscMax(dm->nghosts, 1), &dm->ghosts));
-    PetscCall(PCSPCGBlockCreate(Ao, device, PCSPCG_FORMAT_CSR, &dm->o));
+    PetscCall(PCSPCGDistMatBlock(Ao, dm->m, device, PCSPCG_FORMAT_CSR, &dm->o));
   }
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJCUSPARSE, &cusparse));
-  PetscCall(PCSPCGBlockCreate(Ad, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, &dm->d));
+  PetscCall(PCSPCGDistMatBlock(Ad, dm->m, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, &dm->d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
