@@ -161,8 +161,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   else if (seqaij || mpiaij) {
     PetscCall(PCSPCGDistMatCreate(P, gpu, s->format, s->exchange, &s->copy));
     s->hasblocks = PETSC_TRUE;
-  }
-  else {
+  } else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
     s->own = PETSC_TRUE;
   }

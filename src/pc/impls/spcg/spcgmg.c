@@ -667,10 +667,13 @@ PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
   for (PetscInt l = mg->nlevels - 1; l > 0; l--) {
     const PCSPCGMGLevel *lv     = &mg->level[l];
     PetscInt             nnz[2] = {lv->interp.d.nnz + lv->interp.o.nnz, lv->restr.d.nnz + lv->restr.o.nnz};
+    const char          *copy;
 
+    if (lv->opp->halo) copy = lv->opp == &lv->op ? " (diagonal blocks; off-diagonal blocks CSR)" : " (diagonal blocks; off-diagonal blocks CSR; the inner CG's copy)";
+    else copy = lv->opp == &lv->op ? "" : " (the inner CG's copy)";
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, nnz, 2, MPIU_INT, MPI_SUM, comm));
     PetscCall((*lv->opp->d.ops->describe)(&lv->opp->d, unit, line, sizeof(line)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT ": %" PetscInt_FMT " rows, operator %s%s%s\n", l, lv->N, line, lv->opp->halo ? " (diagonal blocks; off-diagonal blocks CSR)" : "", lv->opp == &lv->op ? "" : " (the inner CG's copy)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT ": %" PetscInt_FMT " rows, operator %s%s\n", l, lv->N, line, copy));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    interpolation CSR (%" PetscInt_FMT " nonzeros), restriction CSR (%" PetscInt_FMT " nonzeros%s)\n", nnz[0], nnz[1], lv->transposed ? ", the interpolation's explicit transpose" : ""));
     for (PetscInt k = 0; k < (lv->up.dinv == lv->down.dinv ? 1 : 2); k++) {
       const PCSPCGMGSmoother *sm  = k ? &lv->up : &lv->down;
