@@ -359,10 +359,13 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
       }
       PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
       PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
-    } else if (vcycle) { /* one process: nothing to sum */
+    } else if (vcycle) { /* several processes: r'r summed before the tolerance test, r'z after the V-cycle */
+      if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, offsetof(Step, rr), 1, stream));
       ToleranceKernel<<<1, 1, 0, stream>>>((int)k, d->steps, d->status);
       PetscCallCUDA(cudaGetLastError());
+      if (sync && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break; /* the host follows: no V-cycle for a stopped loop */
       PetscCall(PCSPCGDeviceVCycle(pc, k + 1, stream));
+      if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
       if (!s->mg->dense && *s->mg->hstop) break; /* its coarse solve crossed the host, which saw the loop stopped */
     } else if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 2, stream)); /* r'r: the floor may stop the loop */
     DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
