@@ -208,7 +208,7 @@ static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, PetscBool elastici
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)Zero, NULL, NULL, NULL));
   PetscCall(DMCreateMatrix(*dm, A));
   PetscCall(SetOnGPU(*A));
-  PetscCall(DMCreateGlobalVector(*dm, &u));
+  PetscCall(DMCreateLocalVector(*dm, &u)); /* DMPlexSNESComputeJacobianFEM() reads the closures of a local vector */
   PetscCall(VecSet(u, 0.0));
   PetscCall(AssemblyEndTime(&t0)); /* MatAssemblyEnd() runs inside the assembly routine */
   PetscCall(DMPlexSNESComputeJacobianFEM(*dm, u, *A, *A, NULL));
