@@ -100,7 +100,7 @@ typedef struct {
   (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmghost.c: the V-cycle on the host, the twin of
   spcgmgdevice.cu's on the device, whose image keeps its arrays in device memory)
 */
-#define PCSPCG_MG_DENSE_MAX 2000 /* largest coarse problem factored densely by default (-pc_spcg_mg_dense_max) */
+#define PCSPCG_MG_DENSE_MAX 2000 /* largest coarse problem inverted densely by default (-pc_spcg_mg_dense_max) */
 
 typedef enum {
   PCSPCG_MG_CHEBYSHEV, /* KSPCHEBYSHEV of the first kind with PCJACOBI */
@@ -138,11 +138,10 @@ typedef struct {
 typedef struct _n_PCSPCGMG *PCSPCGMG;
 struct _n_PCSPCGMG {
   PetscInt                 nlevels;
-  PetscBool                device;  /* the blocks, level vectors, inverse diagonals and coarse factors are in device memory (the device loop's V-cycle) */
+  PetscBool                device;  /* the blocks, level vectors, inverse diagonals and coarse inverse are in device memory (the device loop's V-cycle) */
   PCSPCGMGLevel           *level;   /* [nlevels], level[0] the coarsest */
-  PetscBool                dense;   /* coarse solve: dense LU factors in single precision, else the double coarse KSP */
-  PetscJaggedScalarSingle *lu;      /* dense: L (unit, below the diagonal) and U of the coarse operator, row-major (device image: column-major) */
-  PetscInt                *piv;     /* dense: LAPACK's row interchanges, from 0 */
+  PetscBool                dense;   /* coarse solve: the coarse operator's dense inverse in single precision, else the double coarse KSP */
+  PetscJaggedScalarSingle *inv;     /* dense: that inverse, row-major */
   PetscJaggedScalarSingle *hc;      /* device image, not dense: the coarse right-hand side and solution crossing the host (pinned) ... */
   int                     *hstop;   /* ... and the inner loop's stop flag read with them (pinned): a stopped loop solves no more */
   KSP                      coarse;  /* the coarse KSP of PCMG (referenced), applied in double when not dense */
@@ -150,7 +149,7 @@ struct _n_PCSPCGMG {
   const char              *coarsewhy; /* why the coarse solve is not dense */
   PetscInt                 nrefresh; /* set-ups since the image was made that refreshed its values only */
   PetscLogDouble           flops;   /* of one V-cycle */
-  size_t                   bytes;   /* of the image: matrices, inverse diagonals, coarse factors */
+  size_t                   bytes;   /* of the image: matrices, inverse diagonals, coarse inverse */
 };
 
 typedef struct {
@@ -162,7 +161,7 @@ typedef struct {
   PetscBool                fixdiag; /* ... replacing zero diagonal entries by 1 (as the inner PCJACOBI does) */
   PC                       other;  /* resolved at set-up: inner, applied in double precision (not none or Jacobi, nor a PCMG with an image) */
   PetscBool                usemg;  /* -pc_spcg_mg: run an inner PCMG (PCGAMG) as a single-precision V-cycle where supported */
-  PetscInt                 mgdensemax; /* -pc_spcg_mg_dense_max: largest coarse problem factored densely */
+  PetscInt                 mgdensemax; /* -pc_spcg_mg_dense_max: largest coarse problem inverted densely */
   PCSPCGMG                 mg;     /* resolved at set-up: the single-precision image of inner's hierarchy, or NULL */
   const char              *mgwhy;  /* resolved at set-up: why an inner PCMG keeps the double path (NULL: not a PCMG, or the image runs) */
   Vec                      wr, wz; /* double-precision vectors for other: the inner residual and its preconditioned form */

@@ -302,7 +302,7 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   if (flg) PetscCall(PCSPCGSetExchange(pc, exchange));
   PetscCall(PetscOptionsBool("-pc_spcg_mg", "Run an inner PCMG (PCGAMG) as a V-cycle in single precision where its smoothers allow", "PCSPCGSetMG", s->usemg, &b, &flg));
   if (flg) PetscCall(PCSPCGSetMG(pc, b));
-  PetscCall(PetscOptionsInt("-pc_spcg_mg_dense_max", "Largest coarse problem of the single-precision V-cycle factored densely (larger: the double coarse solve)", "PCSPCGSetMGDenseMax", s->mgdensemax, &n, &flg));
+  PetscCall(PetscOptionsInt("-pc_spcg_mg_dense_max", "Largest coarse problem of the single-precision V-cycle inverted densely (larger: the double coarse solve)", "PCSPCGSetMGDenseMax", s->mgdensemax, &n, &flg));
   if (flg) PetscCall(PCSPCGSetMGDenseMax(pc, n));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -592,7 +592,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
 .  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 .  -pc_spcg_mg <true>                  - an inner `PCMG` (`PCGAMG`) runs as a V-cycle in single precision where supported, see `PCSPCGSetMG()`
--  -pc_spcg_mg_dense_max <2000>        - the largest coarse problem of that V-cycle factored densely, see `PCSPCGSetMGDenseMax()`
+-  -pc_spcg_mg_dense_max <2000>        - the largest coarse problem of that V-cycle inverted densely, see `PCSPCGSetMGDenseMax()`
 
    Level: intermediate
 
@@ -1094,9 +1094,10 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
   interpolation in CSR, the restriction an explicit transposed copy of it in CSR (or `PCMG`'s own restriction),
   each smoother with the parameters of the double set-up, and the coarse solve: where `PCMG` solves the coarse
   problem directly (`KSPPREONLY` with `PCLU` or `PCCHOLESKY`, also as the single block of `PCBJACOBI` or in
-  `PCREDUNDANT`, as `PCGAMG` does) and it has at most `PCSPCGSetMGDenseMax()` rows, a dense LU factored in
-  double precision and solved in single precision; otherwise `PCMG`'s own coarse solve, applied in double
-  precision (always on several processes: the dense LU is made on one process only). The V-cycle then runs in
+  `PCREDUNDANT`, as `PCGAMG` does) and it has at most `PCSPCGSetMGDenseMax()` rows, the coarse operator's dense
+  inverse, made in double precision and applied in single precision as one dense product; otherwise `PCMG`'s own
+  coarse solve, applied in double precision (always on several processes: the dense inverse is made on one
+  process only). The V-cycle then runs in
   single precision at each inner iteration, with the same steps as `PCMG`'s. On several processes each level's
   operator, interpolation and restriction is kept as the inner CG's copy of the operator is: the diagonal block,
   the off-diagonal block in CSR, and the ghost values exchanged in single precision during the diagonal block's
@@ -1154,7 +1155,7 @@ PetscErrorCode PCSPCGGetMG(PC pc, PetscBool *flg)
 }
 
 /*@
-  PCSPCGSetMGDenseMax - Sets the largest coarse problem of the single-precision V-cycle of `PCSPCG` factored densely
+  PCSPCGSetMGDenseMax - Sets the largest coarse problem of the single-precision V-cycle of `PCSPCG` inverted densely
 
   Logically Collective
 
@@ -1168,8 +1169,9 @@ PetscErrorCode PCSPCGGetMG(PC pc, PetscBool *flg)
   Level: advanced
 
   Notes:
-  Where `PCMG` solves its coarse problem directly and it has at most n rows, the V-cycle's coarse solve is a dense LU
-  factored in double precision and solved in single precision; otherwise `PCMG`'s coarse solve is applied in double
+  Where `PCMG` solves its coarse problem directly and it has at most n rows, the V-cycle's coarse solve is a product
+  with the coarse operator's dense inverse, made in double precision (LU with partial pivoting) and kept in single
+  precision (n^2 entries); otherwise `PCMG`'s coarse solve is applied in double
   precision (the coarse right-hand side and solution converted). `PCView()` says which.
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
@@ -1186,7 +1188,7 @@ PetscErrorCode PCSPCGSetMGDenseMax(PC pc, PetscInt n)
 }
 
 /*@
-  PCSPCGGetMGDenseMax - Gets the largest coarse problem of the single-precision V-cycle of `PCSPCG` factored densely
+  PCSPCGGetMGDenseMax - Gets the largest coarse problem of the single-precision V-cycle of `PCSPCG` inverted densely
 
   Not Collective
 

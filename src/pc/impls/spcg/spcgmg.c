@@ -6,13 +6,13 @@
    in CSR likewise (the restriction an explicit transposed copy of the interpolation when PCMG restricts with
    it: a product by rows, without the scattered sums of a transposed product), each smoother (Chebyshev of
    the first kind with the eigenvalue bounds the double set-up estimated, or Richardson, both with Jacobi:
-   the local inverse diagonal in single precision), and the coarse solve (a dense LU factored in double, its
-   factors in single precision, where PCMG solves the coarse problem exactly, it is small enough and on one
+   the local inverse diagonal in single precision), and the coarse solve (the coarse operator's dense inverse, made in double
+   and kept in single precision, where PCMG solves the coarse problem exactly, it is small enough and on one
    process; else PCMG's own coarse KSP in double, collective on several processes). The V-cycle has no dot
    product: on several processes only the products' halo exchanges communicate. Anything else keeps the
    double path, with the reason in PetscInfo() and PCView(). For the device inner loop the same image is made in device memory (mg->device):
    the blocks made from the MATSEQAIJCUSPARSE levels' device arrays (a host matrix's copied up in CSR), the level
-   vectors, inverse diagonals and coarse factors (column-major there) in device memory; its V-cycle is
+   vectors, inverse diagonals and coarse inverse in device memory; its V-cycle is
    spcgmgdevice.cu's, the twin of spcgmghost.c's.
 */
 #include <petscjagged/private/spcgimpl.h>
@@ -192,13 +192,15 @@ static PetscErrorCode PCSPCGMGCoarseIsDirect(KSP ksp, PetscBool *direct)
 }
 
 /*
-  The dense LU of the coarse operator A (n rows): factored in double with partial pivoting, kept in single
-  precision, row-major, or column-major in device memory (the device solve sweeps by columns); *singular on a zero pivot
+  The inverse of the coarse operator A (n rows), explicit: LU-factored with partial pivoting and inverted in double
+  (LAPACK getrf, getri), kept in single precision, row-major, so that the coarse solve is one dense product (on the
+  device every row a warp, all rows at once: a triangular solve is 2 n steps one after the other); *singular on a
+  zero pivot
 */
-static PetscErrorCode PCSPCGMGDenseFactor(Mat A, PetscInt n, PCSPCGMG mg, PetscBool *singular)
+static PetscErrorCode PCSPCGMGDenseInvert(Mat A, PetscInt n, PCSPCGMG mg, PetscBool *singular)
 {
-  PetscScalar *a;
-  PetscBLASInt bn, info, *ipiv;
+  PetscScalar *a, *work, wq;
+  PetscBLASInt bn, info, *ipiv, lwork = -1;
 
   PetscFunctionBegin;
   PetscCall(PetscBLASIntCast(n, &bn));
@@ -215,27 +217,23 @@ static PetscErrorCode PCSPCGMGDenseFactor(Mat A, PetscInt n, PCSPCGMG mg, PetscB
   }
   PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
   PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, a, &bn, ipiv, &info));
-  PetscCall(PetscFPTrapPop());
   PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrf: argument %d invalid", -(int)info);
   *singular = (PetscBool)(info > 0);
   if (!*singular) {
-    PetscCall(PetscMalloc1((size_t)n * n, &mg->lu));
-    PetscCall(PetscMalloc1(PetscMax(n, 1), &mg->piv));
-    for (PetscInt i = 0; i < n; i++) {
-      mg->piv[i] = (PetscInt)ipiv[i] - 1;
-      for (PetscInt j = 0; j < n; j++) mg->lu[mg->device ? i + (size_t)j * n : (size_t)i * n + j] = (PetscJaggedScalarSingle)a[i + (size_t)j * n];
-    }
-    PetscCall(PCSPCGMGUpload(mg->device, (size_t)n * n, &mg->lu));
-    if (mg->device) {
-      PetscInt *d;
-
-      PetscCallCUDA(cudaMalloc((void **)&d, sizeof(PetscInt) * PetscMax(n, 1)));
-      PetscCallCUDA(cudaMemcpy(d, mg->piv, sizeof(PetscInt) * n, cudaMemcpyHostToDevice));
-      PetscCall(PetscFree(mg->piv));
-      mg->piv = d;
-    }
-    PetscCall(PetscLogFlops(2.0 * n * n * n / 3.0));
+    PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, &wq, &lwork, &info)); /* the work array's size */
+    PetscCall(PetscBLASIntCast((PetscInt)PetscRealPart(wq), &lwork));
+    lwork = PetscMax(lwork, PetscMax(bn, 1));
+    PetscCall(PetscMalloc1(lwork, &work));
+    PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, work, &lwork, &info));
+    PetscCall(PetscFree(work));
+    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getri: info %d", (int)info);
+    PetscCall(PetscMalloc1((size_t)n * n, &mg->inv));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j < n; j++) mg->inv[(size_t)i * n + j] = (PetscJaggedScalarSingle)a[i + (size_t)j * n];
+    PetscCall(PCSPCGMGUpload(mg->device, (size_t)n * n, &mg->inv));
+    PetscCall(PetscLogFlops(2.0 * n * n * n));
   }
+  PetscCall(PetscFPTrapPop());
   PetscCall(PetscFree(a));
   PetscCall(PetscFree(ipiv));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -262,8 +260,7 @@ PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *pmg)
     PetscCall(MatDestroy(&lv->R));
   }
   PetscCall(PetscFree(mg->level));
-  PetscCall(PCSPCGMGFree(mg->device, &mg->lu));
-  PetscCall(PCSPCGMGFree(mg->device, &mg->piv));
+  PetscCall(PCSPCGMGFree(mg->device, &mg->inv));
   if (mg->hc) PetscCallCUDA(cudaFreeHost(mg->hc));
   if (mg->hstop) PetscCallCUDA(cudaFreeHost(mg->hstop));
   PetscCall(KSPDestroy(&mg->coarse));
@@ -362,7 +359,7 @@ static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMG mg, co
 }
 
 /*
-  The coarse solve: the dense LU where PCMG solves directly and the coarse problem is small enough and on one process,
+  The coarse solve: the dense inverse where PCMG solves directly and the coarse problem is small enough and on one process,
   else PCMG's coarse KSP in double (on several processes: collective, its vectors of the coarse operator's layout)
 */
 static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
@@ -373,8 +370,7 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
   PetscMPIInt    size;
 
   PetscFunctionBegin;
-  PetscCall(PCSPCGMGFree(mg->device, &mg->lu));
-  PetscCall(PCSPCGMGFree(mg->device, &mg->piv));
+  PetscCall(PCSPCGMGFree(mg->device, &mg->inv));
   if (mg->hc) PetscCallCUDA(cudaFreeHost(mg->hc));
   if (mg->hstop) PetscCallCUDA(cudaFreeHost(mg->hstop));
   mg->hc    = NULL;
@@ -385,11 +381,11 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
   mg->coarsewhy = NULL;
   PetscCall(PCSPCGMGCoarseIsDirect(pcmg->levels[0]->smoothd, &direct));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)c->A), &size));
-  if (size > 1) mg->coarsewhy = "several processes: the dense LU is made on one process only";
+  if (size > 1) mg->coarsewhy = "several processes: the dense inverse is made on one process only";
   else if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
   else if (c->n > s->mgdensemax) mg->coarsewhy = "the coarse problem is larger than -pc_spcg_mg_dense_max";
   else {
-    PetscCall(PCSPCGMGDenseFactor(c->A, c->n, mg, &singular));
+    PetscCall(PCSPCGMGDenseInvert(c->A, c->n, mg, &singular));
     if (singular) mg->coarsewhy = "the coarse operator has a zero pivot";
   }
   mg->dense = (PetscBool)!mg->coarsewhy;
@@ -412,7 +408,7 @@ static PetscErrorCode PCSPCGMGCount(PCSPCGMG mg)
 {
   PetscFunctionBegin;
   mg->flops = mg->dense ? 2.0 * mg->level[0].n * mg->level[0].n : 0; /* the double coarse KSP logs its own */
-  mg->bytes = mg->dense ? sizeof(PetscJaggedScalarSingle) * (size_t)mg->level[0].n * mg->level[0].n + sizeof(PetscInt) * (size_t)mg->level[0].n : 0;
+  mg->bytes = mg->dense ? sizeof(PetscJaggedScalarSingle) * (size_t)mg->level[0].n * mg->level[0].n : 0;
   for (PetscInt l = 1; l < mg->nlevels; l++) {
     const PCSPCGMGLevel *lv    = &mg->level[l];
     const PetscLogDouble steps = (PetscLogDouble)(lv->down.its + lv->up.its + 1); /* the residual: one product more */
@@ -683,7 +679,7 @@ PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
       else PetscCall(PetscViewerASCIIPrintf(viewer, "    %s Richardson, %" PetscInt_FMT " steps, damping %g, Jacobi\n", way, sm->its, (double)sm->scale));
     }
   }
-  if (mg->dense) PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, dense LU factored in double, solved in single precision\n", mg->level[0].N));
+  if (mg->dense) PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, dense inverse made in double, applied in single precision\n", mg->level[0].N));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  level 0: %" PetscInt_FMT " rows, PCMG's coarse solve in double precision (%s)\n", mg->level[0].N, mg->coarsewhy));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

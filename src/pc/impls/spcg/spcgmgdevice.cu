@@ -4,8 +4,7 @@
    kernel, or a distributed matrix's product, on the stream, none waits for the host, so the loop can be captured
    into a CUDA graph, except where the coarse solve is PCMG's coarse KSP in double (its right-hand side and solution
    cross the host) and on several processes (each product's halo exchange; through MPI it waits for the host). Once the inner loop has stopped (*stopped) the kernels return at once. The host twin is
-   spcgmghost.c: each kernel repeats the arithmetic of its loop there, in the same order but for the sums of the
-   dense back substitution, taken column by column here.
+   spcgmghost.c: each kernel repeats the arithmetic of its loop there, in the same order.
 */
 #include <petscdevice_cuda.h>
 #include "spcgkernels.cuh"
@@ -54,37 +53,18 @@ __global__ void RichardsonKernel(int n, S s, const S *dinv, const S *r, S *x, co
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] += s * (dinv[i] * r[i]);
 }
 
-constexpr int kDenseThreads = 1024; /* the one block of the dense coarse solve */
+constexpr int kDenseRowsPerBlock = kThreads / 32; /* the dense coarse product: a warp a row */
 
-/*
-  x = A^{-1} b with the dense LU factors lu (column-major) and LAPACK's interchanges piv, in one block: the
-  interchanges in LAPACK's order by one thread, then column sweeps, L y = P b (each x[i] less its terms in the
-  order of the host's row sums), U x = y (the host's sums, from the last column back)
-*/
-__global__ void DenseSolveKernel(int n, const S *lu, const PetscInt *piv, const S *b, S *x, const int *stopped)
+/* x = inv b, inv row-major (n x n): the twin of the host's sums in PCSPCGMGCoarseHost() */
+__global__ void DenseMultKernel(int n, const S *inv, const S *b, S *x, const int *stopped)
 {
-  if (*stopped) return;
-  for (int i = threadIdx.x; i < n; i += blockDim.x) x[i] = b[i];
-  __syncthreads();
-  if (threadIdx.x == 0)
-    for (int i = 0; i < n; i++) {
-      const S t = x[i];
+  const int i = blockIdx.x * kDenseRowsPerBlock + threadIdx.x / 32, lane = threadIdx.x % 32;
+  S         sum = S(0);
 
-      x[i]      = x[piv[i]];
-      x[piv[i]] = t;
-    }
-  for (int j = 0; j < n; j++) { /* L unit lower triangular */
-    __syncthreads();
-    const S xj = x[j];
-    for (int i = j + 1 + threadIdx.x; i < n; i += blockDim.x) x[i] -= lu[(size_t)j * n + i] * xj;
-  }
-  for (int j = n - 1; j >= 0; j--) {
-    __syncthreads();
-    if (threadIdx.x == 0) x[j] = x[j] / lu[(size_t)j * n + j];
-    __syncthreads();
-    const S xj = x[j];
-    for (int i = threadIdx.x; i < j; i += blockDim.x) x[i] -= lu[(size_t)j * n + i] * xj;
-  }
+  if (*stopped || i >= n) return;
+  for (int j = lane; j < n; j += 32) sum += inv[(size_t)i * n + j] * b[j];
+  sum = jagged::gpu::WarpSum(sum);
+  if (lane == 0) x[i] = sum;
 }
 
 } // namespace
@@ -165,7 +145,7 @@ static PetscErrorCode PCSPCGMGSmoothDevice(PCSPCGMGLevel *lv, const PCSPCGMGSmoo
 }
 
 /*
-  x = A^{-1} b on the coarsest level: the dense triangular solves in one block, or PCMG's coarse KSP in double,
+  x = A^{-1} b on the coarsest level: the product with the dense inverse, or PCMG's coarse KSP in double,
   its right-hand side and solution crossing the host (the stream waits for the host then; with them the stop flag
   crosses into mg->hstop, and a stopped loop is not solved for)
 */
@@ -176,7 +156,7 @@ static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cuda
 
   PetscFunctionBegin;
   if (mg->dense) {
-    DenseSolveKernel<<<1, kDenseThreads, 0, stream>>>((int)n, reinterpret_cast<const S *>(mg->lu), mg->piv, reinterpret_cast<const S *>(c->b), reinterpret_cast<S *>(c->x), stopped);
+    DenseMultKernel<<<(int)((n + kDenseRowsPerBlock - 1) / kDenseRowsPerBlock), kThreads, 0, stream>>>((int)n, reinterpret_cast<const S *>(mg->inv), reinterpret_cast<const S *>(c->b), reinterpret_cast<S *>(c->x), stopped);
     PetscCallCUDA(cudaGetLastError());
   } else {
     PetscScalar       *ba;

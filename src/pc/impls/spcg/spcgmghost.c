@@ -87,7 +87,11 @@ static PetscErrorCode PCSPCGMGSmoothHost(PCSPCGMGLevel *lv, const PCSPCGMGSmooth
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = A^{-1} b on the coarsest level: the dense LU's triangular solves in single precision, or PCMG's coarse KSP in double */
+/*
+  x = A^{-1} b on the coarsest level: the product with the dense inverse in single precision, each row's sum in the
+  order of the device's warp (lane l sums the columns l, l + 32, ..., then the lanes' sums pairwise, 16 apart, 8, 4,
+  2, 1), or PCMG's coarse KSP in double
+*/
 static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
 {
   PCSPCGMGLevel *c = &mg->level[0];
@@ -95,27 +99,17 @@ static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
 
   PetscFunctionBegin;
   if (mg->dense) {
-    const PetscJaggedScalarSingle *lu = mg->lu;
-    PetscJaggedScalarSingle       *x  = c->x;
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscJaggedScalarSingle *row = mg->inv + (size_t)i * n;
+      PetscJaggedScalarSingle        part[32];
 
-    PetscCall(PetscArraycpy(x, c->b, n));
-    for (PetscInt i = 0; i < n; i++) { /* the row interchanges, in LAPACK's order */
-      const PetscJaggedScalarSingle t = x[i];
-
-      x[i]          = x[mg->piv[i]];
-      x[mg->piv[i]] = t;
-    }
-    for (PetscInt i = 0; i < n; i++) { /* L y = P b, L unit lower triangular */
-      PetscJaggedScalarSingle sum = x[i];
-
-      for (PetscInt j = 0; j < i; j++) sum -= lu[(size_t)i * n + j] * x[j];
-      x[i] = sum;
-    }
-    for (PetscInt i = n - 1; i >= 0; i--) { /* U x = y */
-      PetscJaggedScalarSingle sum = x[i];
-
-      for (PetscInt j = i + 1; j < n; j++) sum -= lu[(size_t)i * n + j] * x[j];
-      x[i] = sum / lu[(size_t)i * n + i];
+      for (PetscInt l = 0; l < 32; l++) {
+        part[l] = 0;
+        for (PetscInt j = l; j < n; j += 32) part[l] += row[j] * c->b[j];
+      }
+      for (PetscInt off = 16; off > 0; off /= 2)
+        for (PetscInt l = 0; l < off; l++) part[l] += part[l + off];
+      c->x[i] = part[0];
     }
   } else {
     PetscScalar       *ba;
