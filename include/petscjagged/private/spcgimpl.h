@@ -141,7 +141,10 @@ struct _n_PCSPCGMG {
   PetscBool                device;  /* the blocks, level vectors, inverse diagonals and coarse inverse are in device memory (the device loop's V-cycle) */
   PCSPCGMGLevel           *level;   /* [nlevels], level[0] the coarsest */
   PetscBool                dense;   /* coarse solve: the coarse operator's dense inverse in single precision, else the double coarse KSP */
-  PetscJaggedScalarSingle *inv;     /* dense: that inverse, row-major */
+  PetscJaggedScalarSingle *inv;     /* dense: the rows of that inverse this process owns (n x N), row-major */
+  PetscJaggedScalarSingle *ball;    /* dense, several processes: the whole coarse right-hand side, gathered (N; device image: in device memory) */
+  PetscJaggedScalarSingle *hball;   /* ... device image: gathered on the host first (pinned) */
+  PetscMPIInt             *counts, *displs; /* ... each process's bytes of it and their offsets */
   PetscJaggedScalarSingle *hc;      /* device image, not dense: the coarse right-hand side and solution crossing the host (pinned) ... */
   int                     *hstop;   /* ... and the inner loop's stop flag read with them (pinned): a stopped loop solves no more */
   KSP                      coarse;  /* the coarse KSP of PCMG (referenced), applied in double when not dense */
@@ -209,6 +212,7 @@ PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool, PCSPCGMG);
 PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
 PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt, const PetscScalar[], PetscInt, PetscInt, PetscJaggedScalarSingle **, PetscBool *);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, cudaStream_t);
 PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode PCSPCGCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);

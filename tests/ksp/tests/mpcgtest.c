@@ -402,7 +402,7 @@ int main(int argc, char **argv)
          suffix: poisson3d_gamg_single
          args: -problem poisson3d -n 24 -pc gamg -rtol 1e-10 -inner_ratio 2 -mpcg_view
       test:
-         # on 2 processes: each level's matrices distributed, the coarse solve PCMG's KSP in double (10 and 11 inner iterations, as on one)
+         # on 2 processes: each level's matrices distributed, the coarse solve each process's rows of the dense inverse (10 and 11 inner iterations, as on one)
          suffix: ex45_mg_jacobi_single_np2
          nsize: 2
          args: -problem ex45 -n 33 -pc mg -mg_levels 3 -mg_levels_pc_type jacobi -rtol 1e-10 -inner_ratio 2 -mpcg_view
@@ -565,13 +565,13 @@ int main(int argc, char **argv)
          suffix: gpu_poisson3d_gamg_single
          args: -problem poisson3d -n 24 -pc gamg -op_type aijcusparse
 
-   # the same on 2 processes: the V-cycle on the GPU, not captured (its halo exchanges and its coarse solve cross the host)
+   # the same on 2 processes: the V-cycle on the GPU, not captured (its halo exchanges and its coarse right-hand side cross the host)
    testset:
       requires: cuda_device
       nsize: 2
       args: -use_gpu_aware_mpi 0 -rtol 1e-10 -inner_ratio 2 -mpcg_view
       timeoutfactor: 3
-      filter: grep -E -o "inner iterations run on the GPU, with the V-cycle, its coarse solve crossing the host at each iteration|V-cycle run in single precision inside the inner loop|single-precision V-cycle on the GPU|double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
+      filter: grep -E -o "inner iterations run on the GPU, with the V-cycle, its coarse (solve crossing the host|right-hand side gathered through the host) at each iteration|V-cycle run in single precision inside the inner loop|single-precision V-cycle on the GPU|double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
       output_file: output/mpcgtest_gpu_mg_single_np2.out
       test:
          suffix: gpu_ex45_mg_jacobi_single_np2

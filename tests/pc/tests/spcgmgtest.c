@@ -360,8 +360,8 @@ int main(int argc, char **argv)
       filter: grep -E "V-cycle|no single-precision V-cycle|applied in double|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
    # several processes: every matrix of the image distributed (diagonal blocks, off-diagonal blocks in CSR, their ghosts
-   # exchanged in single precision), the finest level the inner CG's copy, the coarse solve PCMG's KSP in double (the dense
-   # LU is made on one process only); the view gives global rows and nonzeros, the same on 2 and 3 processes
+   # exchanged in single precision), the finest level the inner CG's copy, the coarse solve each process's rows of the
+   # dense inverse (the right-hand side gathered); the view gives global rows and nonzeros, the same on 2 and 3 processes
    testset:
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -spcg_view
       filter: grep -E "V-cycle|level [0-9]+:|smoother|interpolation|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
@@ -390,6 +390,11 @@ int main(int argc, char **argv)
          suffix: mg_refresh_np2
          nsize: 2
          args: -mg_levels_ksp_type chebyshev -refresh
+      test:
+         # the coarse solve PCMG's KSP in double (larger than -pc_spcg_mg_dense_max), collective
+         suffix: mg_coarse_double_np2
+         nsize: 2
+         args: -mg_levels_ksp_type chebyshev -spcg_pc_spcg_mg_dense_max 0
 
    # PCGAMG on several processes (its coarse levels on fewer processes, some with no rows; the coarsest on one)
    testset:
@@ -405,7 +410,7 @@ int main(int argc, char **argv)
 
    # GPU (device suite): CUDA matrices and vectors, the image in device memory and its V-cycle on the GPU (the view
    # says so), compared with the double PCMG on the GPU as above, and (-twin) with the host V-cycle, its twin, on a
-   # host copy of the problem (to 1e-5: rounding in other orders of summation); with a dense coarse LU the inner loop, V-cycle and
+   # host copy of the problem (to 1e-5: rounding in other orders of summation); with a dense coarse inverse the inner loop, V-cycle and
    # all, is replayed as a CUDA graph, with PCMG's coarse solve in double it is not (the coarse problem crosses the host)
    testset:
       requires: cuda_device
@@ -426,8 +431,9 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_gamg
          args: -pc_type gamg -n 21
-      # several processes: the device products exchange their ghosts through the host, the coarse solve is PCMG's KSP in
-      # double, so the inner loop is not captured; the device V-cycle against the double PCMG and against its host twin
+      # several processes: the device products exchange their ghosts through the host, the coarse right-hand side is
+      # gathered through it, so the inner loop is not captured; the device V-cycle against the double PCMG and against
+      # its host twin; with the coarse solve PCMG's KSP in double likewise
       test:
          suffix: gpu_mg_chebyshev_np2
          nsize: 2
@@ -436,5 +442,9 @@ int main(int argc, char **argv)
          suffix: gpu_gamg_np2
          nsize: 2
          args: -pc_type gamg -n 21
+      test:
+         suffix: gpu_mg_coarse_double_np2
+         nsize: 2
+         args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_mg_dense_max 0 -twin
 
 TEST*/

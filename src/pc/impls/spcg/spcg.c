@@ -355,6 +355,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   if (!s->A && !s->hasblocks) where = "not set up yet";
   else if (s->dev && s->ingraph) where = s->mg ? "on the GPU, with the V-cycle, replayed as a CUDA graph" : "on the GPU, replayed as a CUDA graph";
   else if (s->dev && s->mg && !s->mg->dense) where = "on the GPU, with the V-cycle, its coarse solve crossing the host at each iteration";
+  else if (s->dev && s->mg && s->mg->counts) where = "on the GPU, with the V-cycle, its coarse right-hand side gathered through the host at each iteration";
   else if (s->dev) where = s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : (s->mg ? "on the GPU, with the V-cycle" : "on the GPU");
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));

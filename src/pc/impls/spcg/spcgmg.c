@@ -191,51 +191,110 @@ static PetscErrorCode PCSPCGMGCoarseIsDirect(KSP ksp, PetscBool *direct)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The inverse of the coarse operator A (n rows), explicit: LU-factored with partial pivoting and inverted in double
-  (LAPACK getrf, getri), kept in single precision, row-major, so that the coarse solve is one dense product (on the
-  device every row a warp, all rows at once: a triangular solve is 2 n steps one after the other); *singular on a
-  zero pivot
-*/
-static PetscErrorCode PCSPCGMGDenseInvert(Mat A, PetscInt n, PCSPCGMG mg, PetscBool *singular)
+/* Frees the coarse solve's part of the image: the dense inverse and its gather, or the reference to the double coarse KSP */
+static PetscErrorCode PCSPCGMGCoarseFree(PCSPCGMG mg)
 {
-  PetscScalar *a, *work, wq;
-  PetscBLASInt bn, info, *ipiv, lwork = -1;
+  PetscFunctionBegin;
+  PetscCall(PCSPCGMGFree(mg->device, &mg->inv));
+  PetscCall(PCSPCGMGFree(mg->device, &mg->ball));
+  PetscCall(PetscFree2(mg->counts, mg->displs));
+  if (mg->hball) PetscCallCUDA(cudaFreeHost(mg->hball));
+  if (mg->hc) PetscCallCUDA(cudaFreeHost(mg->hc));
+  if (mg->hstop) PetscCallCUDA(cudaFreeHost(mg->hstop));
+  mg->hball = NULL;
+  mg->hc    = NULL;
+  mg->hstop = NULL;
+  PetscCall(KSPDestroy(&mg->coarse));
+  PetscCall(VecDestroy(&mg->cb));
+  PetscCall(VecDestroy(&mg->cx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The inverse of the coarse operator A (N rows), explicit, for the rows [rstart, rstart + n) this process owns: A
+  gathered whole on each process (several processes: MatCreateRedundantMatrix()), LU-factored with partial
+  pivoting and inverted in double (on the device cuSOLVER's getrf and getrs, on the host LAPACK's getrf and getri),
+  the rows kept in single precision, row-major, so that the coarse solve is one dense product (on the device a warp a
+  row, all rows at once: a triangular solve is 2 N steps one after the other). The dense A is stored row-major, so
+  the column-major routines factor its transpose, and the inverse they leave, read row-major, is A's. *singular
+  on a zero pivot, on any process
+*/
+static PetscErrorCode PCSPCGMGDenseInvert(Mat A, PCSPCGMG mg, PetscBool *singular)
+{
+  MPI_Comm     comm = PetscObjectComm((PetscObject)A);
+  PetscMPIInt  size;
+  PetscInt     N, n, rstart;
+  Mat          Aseq = A;
+  PetscScalar *a;
 
   PetscFunctionBegin;
-  PetscCall(PetscBLASIntCast(n, &bn));
-  PetscCall(PetscCalloc1((size_t)n * n, &a));
-  PetscCall(PetscMalloc1(PetscMax(n, 1), &ipiv));
-  for (PetscInt i = 0; i < n; i++) { /* column-major for LAPACK */
-    PetscInt           nc;
-    const PetscInt    *cols;
-    const PetscScalar *vals;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  if (size > 1) PetscCall(MatCreateRedundantMatrix(A, size, MPI_COMM_NULL, MAT_INITIAL_MATRIX, &Aseq));
+  *singular = PETSC_FALSE;
+  if (n) { /* a process with no coarse rows (PCGAMG's coarsest level lives on one) inverts nothing */
+    PetscCall(PetscCalloc1((size_t)N * N, &a));
+    for (PetscInt i = 0; i < N; i++) {
+      PetscInt           nc;
+      const PetscInt    *cols;
+      const PetscScalar *vals;
 
-    PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
-    for (PetscInt k = 0; k < nc; k++) a[i + (size_t)cols[k] * n] = vals[k];
-    PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
+      PetscCall(MatGetRow(Aseq, i, &nc, &cols, &vals));
+      for (PetscInt k = 0; k < nc; k++) a[(size_t)i * N + cols[k]] = vals[k];
+      PetscCall(MatRestoreRow(Aseq, i, &nc, &cols, &vals));
+    }
+    if (mg->device) PetscCall(PCSPCGMGDenseInvertDevice(N, a, rstart, n, &mg->inv, singular));
+    else {
+      PetscScalar *work, wq;
+      PetscBLASInt bn, info, *ipiv, lwork = -1;
+
+      PetscCall(PetscBLASIntCast(N, &bn));
+      PetscCall(PetscMalloc1(N, &ipiv));
+      PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
+      PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, a, &bn, ipiv, &info));
+      PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrf: argument %d invalid", -(int)info);
+      *singular = (PetscBool)(info > 0);
+      if (!*singular) {
+        PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, &wq, &lwork, &info)); /* the work array's size */
+        PetscCall(PetscBLASIntCast((PetscInt)PetscRealPart(wq), &lwork));
+        lwork = PetscMax(lwork, bn);
+        PetscCall(PetscMalloc1(lwork, &work));
+        PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, work, &lwork, &info));
+        PetscCall(PetscFree(work));
+        PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getri: info %d", (int)info);
+        PetscCall(PetscMalloc1((size_t)n * N, &mg->inv));
+        for (size_t k = 0; k < (size_t)n * N; k++) mg->inv[k] = (PetscJaggedScalarSingle)a[(size_t)rstart * N + k];
+        PetscCall(PetscLogFlops(2.0 * N * N * N));
+      }
+      PetscCall(PetscFPTrapPop());
+      PetscCall(PetscFree(ipiv));
+    }
+    PetscCall(PetscFree(a));
   }
-  PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
-  PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, a, &bn, ipiv, &info));
-  PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrf: argument %d invalid", -(int)info);
-  *singular = (PetscBool)(info > 0);
-  if (!*singular) {
-    PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, &wq, &lwork, &info)); /* the work array's size */
-    PetscCall(PetscBLASIntCast((PetscInt)PetscRealPart(wq), &lwork));
-    lwork = PetscMax(lwork, PetscMax(bn, 1));
-    PetscCall(PetscMalloc1(lwork, &work));
-    PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, work, &lwork, &info));
-    PetscCall(PetscFree(work));
-    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getri: info %d", (int)info);
-    PetscCall(PetscMalloc1((size_t)n * n, &mg->inv));
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt j = 0; j < n; j++) mg->inv[(size_t)i * n + j] = (PetscJaggedScalarSingle)a[i + (size_t)j * n];
-    PetscCall(PCSPCGMGUpload(mg->device, (size_t)n * n, &mg->inv));
-    PetscCall(PetscLogFlops(2.0 * n * n * n));
+  if (size > 1) {
+    PetscCall(MatDestroy(&Aseq));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, singular, 1, MPI_C_BOOL, MPI_LOR, comm));
   }
-  PetscCall(PetscFPTrapPop());
-  PetscCall(PetscFree(a));
-  PetscCall(PetscFree(ipiv));
+  if (*singular) PetscCall(PCSPCGMGFree(mg->device, &mg->inv));
+  if (size > 1 && !*singular) { /* the gather of the right-hand side */
+    const PetscInt *ranges;
+
+    PetscCall(MatGetOwnershipRanges(A, &ranges));
+    PetscCall(PetscMalloc2(size, &mg->counts, size, &mg->displs));
+    for (PetscMPIInt p = 0; p < size; p++) {
+      PetscCall(PetscMPIIntCast(sizeof(PetscJaggedScalarSingle) * (ranges[p + 1] - ranges[p]), &mg->counts[p]));
+      PetscCall(PetscMPIIntCast(sizeof(PetscJaggedScalarSingle) * ranges[p], &mg->displs[p]));
+    }
+    if (mg->device) {
+      PetscCallCUDA(cudaMalloc((void **)&mg->ball, sizeof(PetscJaggedScalarSingle) * N));
+      PetscCallCUDA(cudaMallocHost((void **)&mg->hball, sizeof(PetscJaggedScalarSingle) * N));
+      PetscCallCUDA(cudaMallocHost((void **)&mg->hc, sizeof(PetscJaggedScalarSingle) * PetscMax(n, 1)));
+      PetscCallCUDA(cudaMallocHost((void **)&mg->hstop, sizeof(int)));
+      *mg->hstop = 0;
+    } else PetscCall(PetscMalloc1(N, &mg->ball));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -260,12 +319,7 @@ PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *pmg)
     PetscCall(MatDestroy(&lv->R));
   }
   PetscCall(PetscFree(mg->level));
-  PetscCall(PCSPCGMGFree(mg->device, &mg->inv));
-  if (mg->hc) PetscCallCUDA(cudaFreeHost(mg->hc));
-  if (mg->hstop) PetscCallCUDA(cudaFreeHost(mg->hstop));
-  PetscCall(KSPDestroy(&mg->coarse));
-  PetscCall(VecDestroy(&mg->cb));
-  PetscCall(VecDestroy(&mg->cx));
+  PetscCall(PCSPCGMGCoarseFree(mg));
   PetscCall(PetscFree(*pmg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -359,33 +413,24 @@ static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMG mg, co
 }
 
 /*
-  The coarse solve: the dense inverse where PCMG solves directly and the coarse problem is small enough and on one process,
-  else PCMG's coarse KSP in double (on several processes: collective, its vectors of the coarse operator's layout)
+  The coarse solve: the dense inverse where PCMG solves directly and the coarse problem is small enough (on several
+  processes each its own rows, the right-hand side gathered), else PCMG's coarse KSP in double (on several processes:
+  collective, its vectors of the coarse operator's layout)
 */
 static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
 {
   PC_SPCG       *s = (PC_SPCG *)pc->data;
   PCSPCGMGLevel *c = &mg->level[0];
   PetscBool      direct, singular = PETSC_TRUE;
-  PetscMPIInt    size;
 
   PetscFunctionBegin;
-  PetscCall(PCSPCGMGFree(mg->device, &mg->inv));
-  if (mg->hc) PetscCallCUDA(cudaFreeHost(mg->hc));
-  if (mg->hstop) PetscCallCUDA(cudaFreeHost(mg->hstop));
-  mg->hc    = NULL;
-  mg->hstop = NULL;
-  PetscCall(KSPDestroy(&mg->coarse));
-  PetscCall(VecDestroy(&mg->cb));
-  PetscCall(VecDestroy(&mg->cx));
+  PetscCall(PCSPCGMGCoarseFree(mg));
   mg->coarsewhy = NULL;
   PetscCall(PCSPCGMGCoarseIsDirect(pcmg->levels[0]->smoothd, &direct));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)c->A), &size));
-  if (size > 1) mg->coarsewhy = "several processes: the dense inverse is made on one process only";
-  else if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
-  else if (c->n > s->mgdensemax) mg->coarsewhy = "the coarse problem is larger than -pc_spcg_mg_dense_max";
+  if (!direct) mg->coarsewhy = "PCMG's coarse solve is not a direct one";
+  else if (c->N > s->mgdensemax) mg->coarsewhy = "the coarse problem is larger than -pc_spcg_mg_dense_max";
   else {
-    PetscCall(PCSPCGMGDenseInvert(c->A, c->n, mg, &singular));
+    PetscCall(PCSPCGMGDenseInvert(c->A, mg, &singular));
     if (singular) mg->coarsewhy = "the coarse operator has a zero pivot";
   }
   mg->dense = (PetscBool)!mg->coarsewhy;
@@ -407,8 +452,8 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
 static PetscErrorCode PCSPCGMGCount(PCSPCGMG mg)
 {
   PetscFunctionBegin;
-  mg->flops = mg->dense ? 2.0 * mg->level[0].n * mg->level[0].n : 0; /* the double coarse KSP logs its own */
-  mg->bytes = mg->dense ? sizeof(PetscJaggedScalarSingle) * (size_t)mg->level[0].n * mg->level[0].n : 0;
+  mg->flops = mg->dense ? 2.0 * mg->level[0].n * mg->level[0].N : 0; /* the double coarse KSP logs its own */
+  mg->bytes = mg->dense ? sizeof(PetscJaggedScalarSingle) * (size_t)mg->level[0].n * mg->level[0].N : 0;
   for (PetscInt l = 1; l < mg->nlevels; l++) {
     const PCSPCGMGLevel *lv    = &mg->level[l];
     const PetscLogDouble steps = (PetscLogDouble)(lv->down.its + lv->up.its + 1); /* the residual: one product more */

@@ -55,16 +55,28 @@ __global__ void RichardsonKernel(int n, S s, const S *dinv, const S *r, S *x, co
 
 constexpr int kDenseRowsPerBlock = kThreads / 32; /* the dense coarse product: a warp a row */
 
-/* x = inv b, inv row-major (n x n): the twin of the host's sums in PCSPCGMGCoarseHost() */
-__global__ void DenseMultKernel(int n, const S *inv, const S *b, S *x, const int *stopped)
+/* x = inv b, inv row-major (n x N): the twin of the host's sums in PCSPCGMGCoarseHost() */
+__global__ void DenseMultKernel(int n, int N, const S *inv, const S *b, S *x, const int *stopped)
 {
   const int i = blockIdx.x * kDenseRowsPerBlock + threadIdx.x / 32, lane = threadIdx.x % 32;
   S         sum = S(0);
 
   if (*stopped || i >= n) return;
-  for (int j = lane; j < n; j += 32) sum += inv[(size_t)i * n + j] * b[j];
+  for (int j = lane; j < N; j += 32) sum += inv[(size_t)i * N + j] * b[j];
   sum = jagged::gpu::WarpSum(sum);
   if (lane == 0) x[i] = sum;
+}
+
+/* b = I, N x N (nn = N * N entries, each of c reals: 1 real, 2 complex) */
+__global__ void IdentityKernel(size_t nn, int N, int c, PetscReal *b)
+{
+  for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < nn * c; k += (size_t)gridDim.x * blockDim.x) b[k] = (k % c == 0 && (k / c) % (N + 1) == 0) ? 1 : 0;
+}
+
+/* out = single-precision copy of in, count entries */
+__global__ void ToSingleKernel(size_t count, const D *in, S *out)
+{
+  for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < count; k += (size_t)gridDim.x * blockDim.x) out[k] = ToSingle(in[k]);
 }
 
 } // namespace
@@ -145,7 +157,8 @@ static PetscErrorCode PCSPCGMGSmoothDevice(PCSPCGMGLevel *lv, const PCSPCGMGSmoo
 }
 
 /*
-  x = A^{-1} b on the coarsest level: the product with the dense inverse, or PCMG's coarse KSP in double,
+  x = A^{-1} b on the coarsest level: the product with this process's rows of the dense inverse (on several processes
+  the right-hand side gathered through the host first), or PCMG's coarse KSP in double,
   its right-hand side and solution crossing the host (the stream waits for the host then; with them the stop flag
   crosses into mg->hstop, and a stopped loop is not solved for)
 */
@@ -156,8 +169,26 @@ static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cuda
 
   PetscFunctionBegin;
   if (mg->dense) {
-    DenseMultKernel<<<(int)((n + kDenseRowsPerBlock - 1) / kDenseRowsPerBlock), kThreads, 0, stream>>>((int)n, reinterpret_cast<const S *>(mg->inv), reinterpret_cast<const S *>(c->b), reinterpret_cast<S *>(c->x), stopped);
-    PetscCallCUDA(cudaGetLastError());
+    const PetscJaggedScalarSingle *b = c->b;
+
+    if (mg->counts) { /* several processes: the right-hand side gathered whole through the host */
+      PetscMPIInt count;
+
+      PetscCallCUDA(cudaMemcpyAsync(mg->hc, c->b, sizeof(PetscJaggedScalarSingle) * n, cudaMemcpyDeviceToHost, stream));
+      PetscCallCUDA(cudaMemcpyAsync(mg->hstop, stopped, sizeof(int), cudaMemcpyDeviceToHost, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+      PetscCall(PetscLogGpuToCpu(sizeof(PetscJaggedScalarSingle) * n));
+      if (*mg->hstop) PetscFunctionReturn(PETSC_SUCCESS); /* the stop is the same on every process (global sums) */
+      PetscCall(PetscMPIIntCast(sizeof(PetscJaggedScalarSingle) * n, &count));
+      PetscCallMPI(MPI_Allgatherv(mg->hc, count, MPI_BYTE, mg->hball, mg->counts, mg->displs, MPI_BYTE, PetscObjectComm((PetscObject)c->A)));
+      PetscCallCUDA(cudaMemcpyAsync(mg->ball, mg->hball, sizeof(PetscJaggedScalarSingle) * c->N, cudaMemcpyHostToDevice, stream));
+      PetscCall(PetscLogCpuToGpu(sizeof(PetscJaggedScalarSingle) * c->N));
+      b = mg->ball;
+    }
+    if (n) {
+      DenseMultKernel<<<(int)((n + kDenseRowsPerBlock - 1) / kDenseRowsPerBlock), kThreads, 0, stream>>>((int)n, (int)c->N, reinterpret_cast<const S *>(mg->inv), reinterpret_cast<const S *>(b), reinterpret_cast<S *>(c->x), stopped);
+      PetscCallCUDA(cudaGetLastError());
+    }
   } else {
     PetscScalar       *ba;
     const PetscScalar *xa;
@@ -214,5 +245,68 @@ PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG mg, const PetscJaggedScalarSingle r[
   }
   CopyKernel<<<BlocksFor(nf), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(mg->level[L - 1].x), reinterpret_cast<S *>(z), stopped);
   PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The rows [rstart, rstart + n) of A^{-1}, A dense (N x N, row-major, on the host), in single precision in device
+  memory (*inv, row-major, n x N): A uploaded, LU-factored with partial pivoting and solved for the identity in
+  double by cuSOLVER. Read column-major the array is A^T, and A^T X = I leaves X = A^{-T}, column-major, which read
+  row-major is A^{-1}. *singular on a zero pivot (then *inv stays NULL); the twin of the host's LAPACK getrf + getri
+  in PCSPCGMGDenseInvert()
+*/
+PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt N, const PetscScalar a[], PetscInt rstart, PetscInt n, PetscJaggedScalarSingle **inv, PetscBool *singular)
+{
+#if defined(PETSC_USE_COMPLEX)
+  const cudaDataType type = CUDA_C_64F;
+#else
+  const cudaDataType type = CUDA_R_64F;
+#endif
+  const size_t       nn = (size_t)N * N;
+  cusolverDnHandle_t handle;
+  cusolverDnParams_t params;
+  cudaStream_t       stream;
+  PetscScalar       *da, *dx;
+  int64_t           *piv;
+  int               *dinfo, info;
+  void              *dwork, *hwork = NULL;
+  size_t             dbytes, hbytes;
+
+  PetscFunctionBegin;
+  *inv = NULL;
+  PetscCall(PetscCUSOLVERDnGetHandle(&handle));
+  PetscCallCUSOLVER(cusolverDnGetStream(handle, &stream));
+  PetscCallCUSOLVER(cusolverDnCreateParams(&params));
+  PetscCallCUDA(cudaMallocAsync((void **)&da, sizeof(PetscScalar) * nn, stream));
+  PetscCallCUDA(cudaMallocAsync((void **)&dx, sizeof(PetscScalar) * nn, stream));
+  PetscCallCUDA(cudaMallocAsync((void **)&piv, sizeof(int64_t) * N, stream));
+  PetscCallCUDA(cudaMallocAsync((void **)&dinfo, sizeof(int), stream));
+  PetscCallCUDA(cudaMemcpyAsync(da, a, sizeof(PetscScalar) * nn, cudaMemcpyHostToDevice, stream));
+  PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * nn));
+  IdentityKernel<<<BlocksFor((PetscInt)PetscMin(nn, (size_t)PETSC_INT_MAX)), kThreads, 0, stream>>>(nn, (int)N, (int)(sizeof(PetscScalar) / sizeof(PetscReal)), reinterpret_cast<PetscReal *>(dx));
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUSOLVER(cusolverDnXgetrf_bufferSize(handle, params, N, N, type, da, N, type, &dbytes, &hbytes));
+  PetscCallCUDA(cudaMallocAsync(&dwork, PetscMax(dbytes, (size_t)1), stream));
+  if (hbytes) PetscCall(PetscMalloc(hbytes, &hwork));
+  PetscCallCUSOLVER(cusolverDnXgetrf(handle, params, N, N, type, da, N, piv, type, dwork, dbytes, hwork, hbytes, dinfo));
+  PetscCallCUDA(cudaMemcpyAsync(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cuSOLVER getrf: argument %d invalid", -info);
+  *singular = (PetscBool)(info > 0);
+  if (!*singular) {
+    PetscCallCUSOLVER(cusolverDnXgetrs(handle, params, CUBLAS_OP_N, N, N, type, da, N, piv, type, dx, N, dinfo));
+    PetscCallCUDA(cudaMalloc((void **)inv, sizeof(PetscJaggedScalarSingle) * PetscMax((size_t)n * N, (size_t)1)));
+    ToSingleKernel<<<BlocksFor(n * N), kThreads, 0, stream>>>((size_t)n * N, reinterpret_cast<const D *>(dx) + (size_t)rstart * N, reinterpret_cast<S *>(*inv));
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuFlops(8.0 / 3.0 * N * N * N));
+  }
+  PetscCallCUDA(cudaFreeAsync(da, stream));
+  PetscCallCUDA(cudaFreeAsync(dx, stream));
+  PetscCallCUDA(cudaFreeAsync(piv, stream));
+  PetscCallCUDA(cudaFreeAsync(dinfo, stream));
+  PetscCallCUDA(cudaFreeAsync(dwork, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(PetscFree(hwork));
+  PetscCallCUSOLVER(cusolverDnDestroyParams(params));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

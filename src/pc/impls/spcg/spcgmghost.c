@@ -88,24 +88,34 @@ static PetscErrorCode PCSPCGMGSmoothHost(PCSPCGMGLevel *lv, const PCSPCGMGSmooth
 }
 
 /*
-  x = A^{-1} b on the coarsest level: the product with the dense inverse in single precision, each row's sum in the
-  order of the device's warp (lane l sums the columns l, l + 32, ..., then the lanes' sums pairwise, 16 apart, 8, 4,
-  2, 1), or PCMG's coarse KSP in double
+  x = A^{-1} b on the coarsest level: the product of this process's rows of the dense inverse with the right-hand
+  side (on several processes gathered whole first), each row's sum in single precision in the order of the device's
+  warp (lane l sums the columns l, l + 32, ..., then the lanes' sums pairwise, 16 apart, 8, 4, 2, 1), or PCMG's
+  coarse KSP in double
 */
 static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
 {
   PCSPCGMGLevel *c = &mg->level[0];
-  const PetscInt n = c->n;
+  const PetscInt n = c->n, N = c->N;
 
   PetscFunctionBegin;
   if (mg->dense) {
+    const PetscJaggedScalarSingle *b = c->b;
+
+    if (mg->counts) {
+      PetscMPIInt count;
+
+      PetscCall(PetscMPIIntCast(sizeof(PetscJaggedScalarSingle) * n, &count));
+      PetscCallMPI(MPI_Allgatherv(c->b, count, MPI_BYTE, mg->ball, mg->counts, mg->displs, MPI_BYTE, PetscObjectComm((PetscObject)c->A)));
+      b = mg->ball;
+    }
     for (PetscInt i = 0; i < n; i++) {
-      const PetscJaggedScalarSingle *row = mg->inv + (size_t)i * n;
+      const PetscJaggedScalarSingle *row = mg->inv + (size_t)i * N;
       PetscJaggedScalarSingle        part[32];
 
       for (PetscInt l = 0; l < 32; l++) {
         part[l] = 0;
-        for (PetscInt j = l; j < n; j += 32) part[l] += row[j] * c->b[j];
+        for (PetscInt j = l; j < N; j += 32) part[l] += row[j] * b[j];
       }
       for (PetscInt off = 16; off > 0; off /= 2)
         for (PetscInt l = 0; l < off; l++) part[l] += part[l + off];
