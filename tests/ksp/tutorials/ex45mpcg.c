@@ -50,12 +50,12 @@
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
       filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU, with the V-cycle, replayed as a CUDA graph|mg, its V-cycle run in single precision|single-precision V-cycle on the GPU: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
    test:
-      # on 2 processes: the V-cycle on the GPU, not captured (its halo exchanges and its coarse solve cross the host)
+      # on 2 processes: the V-cycle on the GPU, not captured (its halo exchanges and its coarse right-hand side cross the host)
       suffix: gpu_mg_jacobi_np2
       nsize: 2
       requires: cuda_device
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
-      filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU, with the V-cycle, its coarse solve crossing the host at each iteration|mg, its V-cycle run in single precision|single-precision V-cycle on the GPU: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
+      filter: grep -E -o "CONVERGED_RTOL|inner iterations run on the GPU, with the V-cycle, its coarse right-hand side gathered through the host at each iteration|mg, its V-cycle run in single precision|single-precision V-cycle on the GPU: [0-9]+ levels|level [0-9]+: [0-9]+ rows"
    test:
       suffix: gpu_ilu
       requires: cuda_device

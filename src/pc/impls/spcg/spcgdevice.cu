@@ -190,6 +190,12 @@ __global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *step
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = z[i] + beta * p[i];
 }
 
+/* The graph's conditional nodes: the next iteration runs while the loop has not stopped */
+__global__ void CondKernel(cudaGraphConditionalHandle handle, const Status *st)
+{
+  cudaGraphSetConditional(handle, st->stopped ? 0u : 1u);
+}
+
 /* out = scale x (or scale z when no inner step was taken); totals; the last direction taken and whether the floor stopped it, for the next application */
 __global__ void FinishKernel(int n, int max_it, D *out, double scale, const S *x, const S *z, const Step *steps, Status *st)
 {
@@ -232,7 +238,8 @@ struct _n_PCSPCGDevice {
   double          tol2;  /* of the current application (the host's copy, for the loop it follows) */
   Mat             seq;   /* on one process: the sequential jagged matrix whose product the graph captures */
   bool            graph; /* the iterations are captured into a CUDA graph (one process, no inner PC in double) */
-  cudaStream_t    capture;
+  cudaStream_t    capture, body; /* the streams capturing the graph and the bodies of its conditional nodes */
+  cudaGraphConditionalHandle cond; /* their handle: the loop goes on */
   cudaGraphExec_t exec;
   PetscObjectState generation; /* of seq's device arrays when exec was captured */
   PetscLogDouble   flops_mult, flops_vec; /* of one inner iteration */
@@ -313,11 +320,10 @@ static PetscErrorCode PCSPCGDevicePoll(PCSPCGDevice d, PetscInt k, cudaStream_t 
 }
 
 /*
-  The inner iterations after StartKernel, launched on stream: captured into the graph on one process,
-  run directly on more (then the host also leaves the loop as soon as a stop condition is seen: at once
-  where it follows the iterations, one iteration later through NCCL)
+  Inner iteration k on stream; *brk: the host leaves the loop after it (it follows the iterations and saw them stop,
+  the last iteration, or on several processes a stop seen)
 */
-static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
+static PetscErrorCode PCSPCGDeviceIteration(PC pc, PetscInt k, cudaStream_t stream, bool *brk)
 {
   PC_SPCG     *s = (PC_SPCG *)pc->data;
   PCSPCGDevice d = s->dev;
@@ -326,11 +332,107 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
   const S     *dinv = s->diag ? d->dinv : nullptr;
   const bool   sync = d->sync, other = s->other != NULL, vcycle = s->mg != NULL, reduce = d->sync || d->nccl;
   const size_t sums = offsetof(Step, rz);
-  bool         stop;
 
   PetscFunctionBegin;
-  if (other) PetscCall(PCSPCGDeviceInnerPC(pc, 0, stream));
-  else if (vcycle) PetscCall(PCSPCGDeviceVCycle(pc, 0, stream));
+  *brk = true;
+  if (s->hasblocks) { /* the product sums p'q itself */
+    PetscCall(PCSPCGDistMatMultDevice(&s->copy, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), PETSC_FALSE, reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
+  } else {
+    if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
+    else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
+    DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
+    PetscCallCUDA(cudaGetLastError());
+  }
+  if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
+  UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other || vcycle, d->steps, d->status);
+  PetscCallCUDA(cudaGetLastError());
+  if (sync && !(PetscRealPart(d->hstep->pq) > 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (k + 1 == s->max_it) PetscFunctionReturn(PETSC_SUCCESS);
+  if (other) { /* the inner PC in double costs as much as an iteration of the outer PCG: not applied once the tolerance is met */
+    if (tol2 > 0) {
+      PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, offsetof(Step, rr), 1, stream));
+      if (PetscRealPart(d->hstep->rr) <= tol2) PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
+    PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
+  } else if (vcycle) { /* several processes: r'r summed before the tolerance test, r'z after the V-cycle */
+    if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, offsetof(Step, rr), 1, stream));
+    ToleranceKernel<<<1, 1, 0, stream>>>((int)k, d->steps, d->status);
+    PetscCallCUDA(cudaGetLastError());
+    if (sync && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) PetscFunctionReturn(PETSC_SUCCESS); /* the host follows: no V-cycle for a stopped loop */
+    PetscCall(PCSPCGDeviceVCycle(pc, k + 1, stream));
+    if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
+    if (s->mg->hstop && *s->mg->hstop) PetscFunctionReturn(PETSC_SUCCESS); /* its coarse solve crossed the host, which saw the loop stopped */
+  } else if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 2, stream)); /* r'r: the floor may stop the loop */
+  DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
+  PetscCallCUDA(cudaGetLastError());
+  if (sync && !other && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->hstop) {
+    bool stop;
+
+    PetscCall(PCSPCGDevicePoll(d, k, stream, &stop));
+    if (stop) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *brk = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Captured: the next iteration's kernels go into the body of a conditional node of the graph, captured on d->body,
+  which runs only while the loop goes on (its handle set by CondKernel at the end of the iteration before), so
+  that the iterations after a stop cost a node each, not their kernels (a V-cycle has tens of them)
+*/
+static PetscErrorCode PCSPCGDeviceBeginIf(PCSPCGDevice d, cudaStream_t stream)
+{
+  cudaStreamCaptureStatus status;
+  cudaGraph_t             graph;
+  const cudaGraphNode_t  *deps;
+  size_t                  ndeps;
+  cudaGraphNodeParams     params = {};
+  cudaGraphNode_t         node;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaStreamGetCaptureInfo(stream, &status, NULL, &graph, &deps, NULL, &ndeps));
+  params.type               = cudaGraphNodeTypeConditional;
+  params.conditional.handle = d->cond;
+  params.conditional.type   = cudaGraphCondTypeIf;
+  params.conditional.size   = 1;
+  PetscCallCUDA(cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &params));
+  PetscCallCUDA(cudaStreamUpdateCaptureDependencies(stream, &node, NULL, 1, cudaStreamSetCaptureDependencies));
+  PetscCallCUDA(cudaStreamBeginCaptureToGraph(d->body, params.conditional.phGraph_out[0], NULL, NULL, 0, cudaStreamCaptureModeThreadLocal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Captured: the conditional node's handle set to whether the loop goes on, on stream (then the body's capture ended) */
+static PetscErrorCode PCSPCGDeviceEndIteration(PCSPCGDevice d, cudaStream_t stream, bool body)
+{
+  PetscFunctionBegin;
+  CondKernel<<<1, 1, 0, stream>>>(d->cond, d->status);
+  PetscCallCUDA(cudaGetLastError());
+  if (body) {
+    cudaGraph_t graph;
+
+    PetscCallCUDA(cudaStreamEndCapture(stream, &graph)); /* the conditional node's own body graph */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The inner iterations after StartKernel, launched on stream: captured into the graph on one process (capture),
+  every iteration after the first in a conditional node, run directly on more (then the host also leaves the loop
+  as soon as a stop condition is seen: at once where it follows the iterations, one iteration later through NCCL)
+*/
+static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream, bool capture)
+{
+  PC_SPCG     *s = (PC_SPCG *)pc->data;
+  PCSPCGDevice d = s->dev;
+  const int    n = (int)d->n;
+  const bool   reduce = d->sync || d->nccl;
+  const size_t sums = offsetof(Step, rz);
+
+  PetscFunctionBegin;
+  if (s->other) PetscCall(PCSPCGDeviceInnerPC(pc, 0, stream));
+  else if (s->mg) PetscCall(PCSPCGDeviceVCycle(pc, 0, stream));
   if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, s->cont ? 2 : 1, stream));
   if (s->cont) {
     ContinueKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->z, d->p, d->steps, d->status);
@@ -339,42 +441,14 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream)
     PetscCallCUDA(cudaGetLastError());
   }
   for (PetscInt k = 0; k < s->max_it; k++) {
-    if (s->hasblocks) { /* the product sums p'q itself */
-      PetscCall(PCSPCGDistMatMultDevice(&s->copy, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), PETSC_FALSE, reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
-    } else {
-      if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
-      else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
-      DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
-      PetscCallCUDA(cudaGetLastError());
-    }
-    if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
-    UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other || vcycle, d->steps, d->status);
-    PetscCallCUDA(cudaGetLastError());
-    if (sync && !(PetscRealPart(d->hstep->pq) > 0)) break;
-    if (k + 1 == s->max_it) break;
-    if (other) { /* the inner PC in double costs as much as an iteration of the outer PCG: not applied once the tolerance is met */
-      if (tol2 > 0) {
-        PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, offsetof(Step, rr), 1, stream));
-        if (PetscRealPart(d->hstep->rr) <= tol2) break;
-      }
-      PetscCall(PCSPCGDeviceInnerPC(pc, k + 1, stream));
-      PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
-    } else if (vcycle) { /* several processes: r'r summed before the tolerance test, r'z after the V-cycle */
-      if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, offsetof(Step, rr), 1, stream));
-      ToleranceKernel<<<1, 1, 0, stream>>>((int)k, d->steps, d->status);
-      PetscCallCUDA(cudaGetLastError());
-      if (sync && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break; /* the host follows: no V-cycle for a stopped loop */
-      PetscCall(PCSPCGDeviceVCycle(pc, k + 1, stream));
-      if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
-      if (!s->mg->dense && *s->mg->hstop) break; /* its coarse solve crossed the host, which saw the loop stopped */
-    } else if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 2, stream)); /* r'r: the floor may stop the loop */
-    DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
-    PetscCallCUDA(cudaGetLastError());
-    if (sync && !other && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) break;
-    if (d->hstop) {
-      PetscCall(PCSPCGDevicePoll(d, k, stream, &stop));
-      if (stop) break;
-    }
+    const bool   body = capture && k > 0;
+    cudaStream_t cs   = body ? d->body : stream;
+    bool         brk;
+
+    if (body) PetscCall(PCSPCGDeviceBeginIf(d, stream));
+    PetscCall(PCSPCGDeviceIteration(pc, k, cs, &brk));
+    if (capture) PetscCall(PCSPCGDeviceEndIteration(d, cs, body));
+    if (brk) break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -393,14 +467,17 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   d->exec = nullptr;
   if (!d->capture) PetscCallCUDA(cudaStreamCreateWithFlags(&d->capture, cudaStreamNonBlocking));
-  PetscCallCUDA(cudaStreamBeginCapture(d->capture, cudaStreamCaptureModeThreadLocal));
-  PetscCall(PCSPCGDeviceIterations(pc, d->capture));
+  if (!d->body) PetscCallCUDA(cudaStreamCreateWithFlags(&d->body, cudaStreamNonBlocking));
+  PetscCallCUDA(cudaGraphCreate(&graph, 0));
+  PetscCallCUDA(cudaGraphConditionalHandleCreate(&d->cond, graph, 0, cudaGraphCondAssignDefault)); /* 0 at each launch until set */
+  PetscCallCUDA(cudaStreamBeginCaptureToGraph(d->capture, graph, NULL, NULL, 0, cudaStreamCaptureModeThreadLocal));
+  PetscCall(PCSPCGDeviceIterations(pc, d->capture, true));
   PetscCallCUDA(cudaStreamEndCapture(d->capture, &graph));
   PetscCallCUDA(cudaGraphInstantiate(&d->exec, graph, 0));
   PetscCallCUDA(cudaGraphDestroy(graph));
   d->generation = generation;
   d->cont       = ((PC_SPCG *)pc->data)->cont;
-  PetscCall(PetscInfo(pc, "Captured the %" PetscInt_FMT " inner iterations into a CUDA graph\n", ((PC_SPCG *)pc->data)->max_it));
+  PetscCall(PetscInfo(pc, "Captured the %" PetscInt_FMT " inner iterations into a CUDA graph, each after the first run only while the loop goes on\n", ((PC_SPCG *)pc->data)->max_it));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -412,6 +489,7 @@ PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *dev)
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   if (d->capture) PetscCallCUDA(cudaStreamDestroy(d->capture));
+  if (d->body) PetscCallCUDA(cudaStreamDestroy(d->body));
   for (void *a : {(void *)d->x, (void *)d->r, (void *)d->p, (void *)d->q, (void *)d->dinv, (void *)d->steps, (void *)d->status})
     if (a) PetscCallCUDA(cudaFree(a));
   if (d->z != d->r && d->z) PetscCallCUDA(cudaFree(d->z));
@@ -535,7 +613,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
     PetscCallCUDA(cudaStreamSynchronize(stream));
   }
   if (d->graph) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
-  else PetscCall(PCSPCGDeviceIterations(pc, stream));
+  else PetscCall(PCSPCGDeviceIterations(pc, stream, false));
   PetscCall(VecCUDAGetArrayWrite(zv, &za));
   FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)s->max_it, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
