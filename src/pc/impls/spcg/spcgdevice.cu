@@ -239,7 +239,7 @@ struct _n_PCSPCGDevice {
   Mat             seq;   /* on one process: the sequential jagged matrix whose product the graph captures */
   bool            graph; /* the iterations are captured into a CUDA graph (one process, no inner PC in double) */
   cudaStream_t    capture, body; /* the streams capturing the graph and the bodies of its conditional nodes */
-  cudaGraphConditionalHandle cond; /* their handle: the loop goes on */
+  cudaGraphConditionalHandle *cond; /* their handles, one a node (from 1 to max_it - 1): iteration k runs (the loop went on) */
   cudaGraphExec_t exec;
   PetscObjectState generation; /* of seq's device arrays when exec was captured */
   PetscLogDouble   flops_mult, flops_vec; /* of one inner iteration */
@@ -382,7 +382,7 @@ static PetscErrorCode PCSPCGDeviceIteration(PC pc, PetscInt k, cudaStream_t stre
   which runs only while the loop goes on (its handle set by CondKernel at the end of the iteration before), so
   that the iterations after a stop cost a node each, not their kernels (a V-cycle has tens of them)
 */
-static PetscErrorCode PCSPCGDeviceBeginIf(PCSPCGDevice d, cudaStream_t stream)
+static PetscErrorCode PCSPCGDeviceBeginIf(PCSPCGDevice d, PetscInt k, cudaStream_t stream)
 {
   cudaStreamCaptureStatus status;
   cudaGraph_t             graph;
@@ -394,7 +394,7 @@ static PetscErrorCode PCSPCGDeviceBeginIf(PCSPCGDevice d, cudaStream_t stream)
   PetscFunctionBegin;
   PetscCallCUDA(cudaStreamGetCaptureInfo(stream, &status, NULL, &graph, &deps, NULL, &ndeps));
   params.type               = cudaGraphNodeTypeConditional;
-  params.conditional.handle = d->cond;
+  params.conditional.handle = d->cond[k];
   params.conditional.type   = cudaGraphCondTypeIf;
   params.conditional.size   = 1;
   PetscCallCUDA(cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &params));
@@ -403,12 +403,17 @@ static PetscErrorCode PCSPCGDeviceBeginIf(PCSPCGDevice d, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Captured: the conditional node's handle set to whether the loop goes on, on stream (then the body's capture ended) */
-static PetscErrorCode PCSPCGDeviceEndIteration(PCSPCGDevice d, cudaStream_t stream, bool body)
+/*
+  Captured, after iteration k on stream: the handle of iteration k + 1's conditional node set to whether the loop goes
+  on (a handle serves one node; one not set, its iteration's node skipped, stays 0), and the body's capture ended
+*/
+static PetscErrorCode PCSPCGDeviceEndIteration(PCSPCGDevice d, PetscInt k, PetscInt max_it, cudaStream_t stream, bool body)
 {
   PetscFunctionBegin;
-  CondKernel<<<1, 1, 0, stream>>>(d->cond, d->status);
-  PetscCallCUDA(cudaGetLastError());
+  if (k + 1 < max_it) {
+    CondKernel<<<1, 1, 0, stream>>>(d->cond[k + 1], d->status);
+    PetscCallCUDA(cudaGetLastError());
+  }
   if (body) {
     cudaGraph_t graph;
 
@@ -445,9 +450,9 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream, bool ca
     cudaStream_t cs   = body ? d->body : stream;
     bool         brk;
 
-    if (body) PetscCall(PCSPCGDeviceBeginIf(d, stream));
+    if (body) PetscCall(PCSPCGDeviceBeginIf(d, k, stream));
     PetscCall(PCSPCGDeviceIteration(pc, k, cs, &brk));
-    if (capture) PetscCall(PCSPCGDeviceEndIteration(d, cs, body));
+    if (capture) PetscCall(PCSPCGDeviceEndIteration(d, k, s->max_it, cs, body));
     if (brk) break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -456,7 +461,8 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream, bool ca
 /* (Re)captures the graph of the inner iterations when the operator's device arrays moved */
 static PetscErrorCode PCSPCGDeviceCapture(PC pc)
 {
-  PCSPCGDevice     d = ((PC_SPCG *)pc->data)->dev;
+  PCSPCGDevice     d      = ((PC_SPCG *)pc->data)->dev;
+  const PetscInt   max_it = ((PC_SPCG *)pc->data)->max_it;
   PetscObjectState generation;
   cudaGraph_t      graph;
 
@@ -469,7 +475,9 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
   if (!d->capture) PetscCallCUDA(cudaStreamCreateWithFlags(&d->capture, cudaStreamNonBlocking));
   if (!d->body) PetscCallCUDA(cudaStreamCreateWithFlags(&d->body, cudaStreamNonBlocking));
   PetscCallCUDA(cudaGraphCreate(&graph, 0));
-  PetscCallCUDA(cudaGraphConditionalHandleCreate(&d->cond, graph, 0, cudaGraphCondAssignDefault)); /* 0 at each launch until set */
+  PetscCall(PetscFree(d->cond));
+  PetscCall(PetscMalloc1(max_it, &d->cond));
+  for (PetscInt k = 1; k < max_it; k++) PetscCallCUDA(cudaGraphConditionalHandleCreate(&d->cond[k], graph, 0, cudaGraphCondAssignDefault)); /* 0 at each launch until set */
   PetscCallCUDA(cudaStreamBeginCaptureToGraph(d->capture, graph, NULL, NULL, 0, cudaStreamCaptureModeThreadLocal));
   PetscCall(PCSPCGDeviceIterations(pc, d->capture, true));
   PetscCallCUDA(cudaStreamEndCapture(d->capture, &graph));
@@ -477,7 +485,7 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
   PetscCallCUDA(cudaGraphDestroy(graph));
   d->generation = generation;
   d->cont       = ((PC_SPCG *)pc->data)->cont;
-  PetscCall(PetscInfo(pc, "Captured the %" PetscInt_FMT " inner iterations into a CUDA graph, each after the first run only while the loop goes on\n", ((PC_SPCG *)pc->data)->max_it));
+  PetscCall(PetscInfo(pc, "Captured the %" PetscInt_FMT " inner iterations into a CUDA graph, each after the first run only while the loop goes on\n", max_it));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -490,6 +498,7 @@ PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *dev)
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   if (d->capture) PetscCallCUDA(cudaStreamDestroy(d->capture));
   if (d->body) PetscCallCUDA(cudaStreamDestroy(d->body));
+  PetscCall(PetscFree(d->cond));
   for (void *a : {(void *)d->x, (void *)d->r, (void *)d->p, (void *)d->q, (void *)d->dinv, (void *)d->steps, (void *)d->status})
     if (a) PetscCallCUDA(cudaFree(a));
   if (d->z != d->r && d->z) PetscCallCUDA(cudaFree(d->z));
