@@ -130,7 +130,7 @@ static PetscErrorCode KSPCAGMRESHessenbergUpdate(KSP ksp, PetscInt j, PetscInt k
 }
 
 /* Applies the earlier Givens rotations to column col of H and a new one that zeroes H(col+1, col); returns the residual estimate */
-static PetscReal GivensColumn(KSP_CAGMRES *ca, PetscInt col)
+static PetscReal KSPCAGMRESGivensColumn(KSP_CAGMRES *ca, PetscInt col)
 {
   PetscInt     ld = ca->m + 1;
   PetscScalar *h  = ca->HR + col * ld, a, b;
@@ -279,7 +279,7 @@ static PetscErrorCode KSPCAGMRESCycle(KSP ksp, Vec R, PetscReal beta, PetscBool 
     kk = PetscMin(rank + 1, k);
     PetscCall(PetscLogEventBegin(KSP_CAGMRES_Small, ksp, 0, 0, 0));
     PetscCall(KSPCAGMRESHessenbergUpdate(ksp, j, kk, RT, RD, k, theta, thim));
-    for (PetscInt col = j; col < j + kk; col++) res[col - j] = GivensColumn(ca, col);
+    for (PetscInt col = j; col < j + kk; col++) res[col - j] = KSPCAGMRESGivensColumn(ca, col);
     PetscCall(PetscLogEventEnd(KSP_CAGMRES_Small, ksp, 0, 0, 0));
     for (PetscInt col = j; col < j + kk && !ksp->reason; col++) {
       PetscReal rnorm = res[col - j];

@@ -7,7 +7,7 @@
 #include "cagmresimpl.h"
 #include <petscblaslapack.h>
 
-static PetscBool AllFinite(const PetscScalar *a, PetscInt n)
+static PetscBool KSPCAGMRESAllFinite(const PetscScalar *a, PetscInt n)
 {
   for (PetscInt i = 0; i < n; i++)
     if (PetscIsInfOrNanScalar(a[i])) return PETSC_FALSE;
@@ -18,7 +18,7 @@ static PetscBool AllFinite(const PetscScalar *a, PetscInt n)
   Number of leading independent columns: column i depends on the earlier basis vectors when |R(i,i)|
   is at most KSP_CAGMRES_RANK_TOL times its norm before the orthogonalization, sqrt(rt2[i] + |R(0:i,i)|^2)
 */
-static PetscInt LeadingRank(const PetscScalar *RD, PetscInt k, const PetscReal *rt2)
+static PetscInt KSPCAGMRESLeadingRank(const PetscScalar *RD, PetscInt k, const PetscReal *rt2)
 {
   for (PetscInt i = 0; i < k; i++) {
     PetscReal nrm2 = rt2[i];
@@ -47,7 +47,7 @@ static PetscErrorCode KSPCAGMRESGramR(KSP ksp, PetscInt c, PetscInt k, PetscScal
   lwork = 4 * bk * bk + 64;
   PetscCall(PetscMalloc5(k * k, &G, k, &d, k, &w, lwork, &work, 3 * k, &rwork));
   PetscCall(KSPCAGMRESBlockInner(ksp, c, k, c, k, G));
-  *finite = AllFinite(G, k * k);
+  *finite = KSPCAGMRESAllFinite(G, k * k);
   for (PetscInt i = 0; i < k && *finite; i++) {
     d[i] = PetscSqrtReal(PetscRealPart(G[i + i * k]));
     if (d[i] == 0.0) *ok = PETSC_FALSE; /* a zero column */
@@ -82,7 +82,7 @@ static PetscErrorCode KSPCAGMRESGramR(KSP ksp, PetscInt c, PetscInt k, PetscScal
       for (PetscInt i = 0; i <= j; i++) RD[i + j * k] *= d[j];
     for (PetscInt i = 1; i < k && *ok; i++)
       if (PetscAbsScalar(RD[i + i * k]) < KSP_CAGMRES_GRAM_TOL * d[i]) *ok = PETSC_FALSE;
-    *finite = AllFinite(RD, k * k);
+    *finite = KSPCAGMRESAllFinite(RD, k * k);
   }
   PetscCall(PetscFree5(G, d, w, work, rwork));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -109,7 +109,7 @@ static PetscErrorCode KSPCAGMRESGramSchmidtQR(KSP ksp, PetscInt c, PetscInt k, c
       PetscCall(KSPCAGMRESBlockUpdate(ksp, c, i, c + i, 1, &RD[i * k]));
     }
     PetscCall(KSPCAGMRESBlockInner(ksp, c + i, 1, c + i, 1, &nrm2));
-    *finite = (PetscBool)(AllFinite(RD + i * k, i) && !PetscIsInfOrNanScalar(nrm2));
+    *finite = (PetscBool)(KSPCAGMRESAllFinite(RD + i * k, i) && !PetscIsInfOrNanScalar(nrm2));
     if (!*finite) PetscFunctionReturn(PETSC_SUCCESS);
     RD[i + i * k] = PetscSqrtReal(PetscRealPart(nrm2));
     for (PetscInt l = 0; l <= i; l++) col2 += PetscRealPart(RD[l + i * k] * PetscConj(RD[l + i * k]));
@@ -149,7 +149,7 @@ static PetscErrorCode KSPCAGMRESOrthoPass(KSP ksp, PetscInt c, PetscInt k, Petsc
     PetscCall(PetscFree(row));
   }
   PetscCall(PetscLogEventEnd(KSP_CAGMRES_BOrth, ksp, 0, 0, 0));
-  *finite = AllFinite(RT, c * k);
+  *finite = KSPCAGMRESAllFinite(RT, c * k);
   if (*finite) {
     for (PetscInt i = 0; i < k; i++)
       for (PetscInt l = 0; l < c; l++) rt2[i] += PetscRealPart(RT[l + i * c] * PetscConj(RT[l + i * c]));
@@ -159,7 +159,7 @@ static PetscErrorCode KSPCAGMRESOrthoPass(KSP ksp, PetscInt c, PetscInt k, Petsc
     case KSP_CAGMRES_TSQR_SVQR:
       PetscCall(KSPCAGMRESGramR(ksp, c, k, RD, &ok, finite));
       if (*finite && ok) {
-        *rank = LeadingRank(RD, k, rt2);
+        *rank = KSPCAGMRESLeadingRank(RD, k, rt2);
         PetscCall(KSPCAGMRESBlockTrsm(ksp, c, *rank, RD, k));
       } else if (*finite) {
         ca->nfallback++;
@@ -176,8 +176,8 @@ static PetscErrorCode KSPCAGMRESOrthoPass(KSP ksp, PetscInt c, PetscInt k, Petsc
     }
     if (*finite && !ok) { /* CAQR, chosen or as the fallback */
       PetscCall(KSPCAGMRESBlockCAQR(ksp, c, k, RD, k));
-      *finite = AllFinite(RD, k * k);
-      *rank   = LeadingRank(RD, k, rt2);
+      *finite = KSPCAGMRESAllFinite(RD, k * k);
+      *rank   = KSPCAGMRESLeadingRank(RD, k, rt2);
     }
     PetscCall(PetscLogEventEnd(KSP_CAGMRES_TSQR, ksp, 0, 0, 0));
   }

@@ -9,7 +9,7 @@
 #include <petscblaslapack.h>
 
 /* Leja order of the n candidates z (real builds: one of each conjugate pair, im >= 0); writes the order to idx */
-static void LejaOrder(PetscInt n, const PetscReal *re, const PetscReal *im, PetscInt *idx)
+static void KSPCAGMRESLejaOrder(PetscInt n, const PetscReal *re, const PetscReal *im, PetscInt *idx)
 {
   PetscBool used[1024] = {PETSC_FALSE};
   PetscReal logprod[1024];
@@ -98,7 +98,7 @@ PetscErrorCode KSPCAGMRESComputeShifts(KSP ksp, PetscInt nc)
     PetscScalar *seq;
     PetscReal   *seqim;
 
-    LejaOrder(n, re, im, idx);
+    KSPCAGMRESLejaOrder(n, re, im, idx);
     PetscCall(PetscMalloc2(2 * n, &seq, 2 * n, &seqim));
     for (PetscInt t = 0; t < n; t++) { /* the full ordered sequence, pairs expanded */
       PetscInt i = idx[t];
