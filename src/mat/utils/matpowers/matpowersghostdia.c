@@ -108,22 +108,52 @@ typedef struct {
   const signed char *slot;                       /* slot[o - offset[0]]: the diagonal of offset o, -1 if none */
 } MatPowersGhostDIASource;
 
-/* Extended rows i0 <= row < i1 into buf, diagonal d of row at buf[d * pitch + row - i0]; rows without entries stay zero */
+/*
+  Extended rows i0 <= row < i1 into buf, diagonal d of row at buf[d * pitch + row - i0]; rows without entries are
+  zero. An own row with no off-diagonal block entries whose offsets are those of the row before reuses its slots (the
+  interior of a stencil: no lookup), and one that fills every diagonal is not zeroed first
+*/
 static PetscErrorCode MatPowersGhostDIARows(MatPowers mpk, const MatPowersGhostDIASource *src, PetscInt i0, PetscInt i1, PetscScalar buf[], PetscInt pitch)
 {
-  const PetscInt     off = mpk->ownoff, rstart = mpk->A->rmap->rstart, o0 = mpk->offset[0], range = mpk->offset[mpk->ndiag - 1] - o0;
+  const PetscInt off = mpk->ownoff, rstart = mpk->A->rmap->rstart, o0 = mpk->offset[0], range = mpk->offset[mpk->ndiag - 1] - o0, ndiag = mpk->ndiag;
+  PetscInt       nprev = -1, prev[MAT_DIA_MAX]; /* the offsets of the last own row looked up, and their slots */
+  signed char    pslot[MAT_DIA_MAX];
 
+#define MatPowersGhostDIASlot(o, s) \
+  do { \
+    const PetscInt o_ = (o) - o0; \
+    PetscCheck(o_ >= 0 && o_ <= range && src->slot[o_] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " not among the DIA copy's diagonals", o_ + o0); \
+    (s) = src->slot[o_]; \
+  } while (0)
 #define MatPowersGhostDIAPut(row, col, v) \
   do { \
-    const PetscInt o_ = (col) - (row) - o0; \
-    PetscCheck(o_ >= 0 && o_ <= range && src->slot[o_] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " not among the DIA copy's diagonals", o_ + o0); \
-    buf[src->slot[o_] * pitch + (row) - i0] = (v); \
+    signed char s_; \
+    MatPowersGhostDIASlot((col) - (row), s_); \
+    buf[s_ * pitch + (row) - i0] = (v); \
   } while (0)
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < mpk->ndiag; d++) PetscCall(PetscArrayzero(buf + d * pitch, i1 - i0));
   for (PetscInt row = i0; row < i1; row++) {
     const PetscInt i = row - off;
 
+    if (i >= 0 && i < mpk->nown && src->bi[i] == src->bi[i + 1] && src->ai[i + 1] - src->ai[i] <= MAT_DIA_MAX) { /* own row i, diagonal block only */
+      const PetscInt     len = src->ai[i + 1] - src->ai[i], *cj = src->aj + src->ai[i];
+      const PetscScalar *v   = src->aa + src->ai[i];
+      PetscBool          same = (PetscBool)(len == nprev);
+
+      for (PetscInt k = 0; k < len && same; k++) same = (PetscBool)(cj[k] - i == prev[k]);
+      if (!same) {
+        for (PetscInt k = 0; k < len; k++) {
+          prev[k] = cj[k] - i;
+          MatPowersGhostDIASlot(prev[k], pslot[k]);
+        }
+        nprev = len;
+      }
+      if (len < ndiag) /* a row's offsets are distinct: len == ndiag fills every diagonal */
+        for (PetscInt d = 0; d < ndiag; d++) buf[d * pitch + row - i0] = 0;
+      for (PetscInt k = 0; k < len; k++) buf[pslot[k] * pitch + row - i0] = v[k];
+      continue;
+    }
+    for (PetscInt d = 0; d < ndiag; d++) buf[d * pitch + row - i0] = 0;
     if (i >= 0 && i < mpk->nown) { /* own row i */
       for (PetscInt k = src->ai[i]; k < src->ai[i + 1]; k++) MatPowersGhostDIAPut(row, off + src->aj[k], src->aa[k]);
       for (PetscInt k = src->bi[i]; k < src->bi[i + 1]; k++) MatPowersGhostDIAPut(row, off + src->garray[src->bj[k]] - rstart, src->ba[k]);
@@ -138,6 +168,7 @@ static PetscErrorCode MatPowersGhostDIARows(MatPowers mpk, const MatPowersGhostD
     }
   }
 #undef MatPowersGhostDIAPut
+#undef MatPowersGhostDIASlot
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
