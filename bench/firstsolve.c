@@ -427,7 +427,7 @@ int main(int argc, char **argv)
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
-  if (da) { /* the grid, for PCMG's levels (-pc_type mg -pc_mg_galerkin), as a DMDA program gives it; the matrix stays the program's */
+  if (da) { /* the program's DM given to the KSP, as DMDA and DMPlex programs do (a DMDA's grid gives PCMG its levels with -pc_mg_galerkin); the matrix stays the program's */
     PetscCall(KSPSetDM(ksp, da));
     PetscCall(KSPSetDMActive(ksp, KSP_DMACTIVE_ALL, PETSC_FALSE));
   }

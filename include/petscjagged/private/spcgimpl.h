@@ -145,7 +145,7 @@ struct _n_PCSPCGMG {
   PetscJaggedScalarSingle *ball;    /* dense, several processes: the whole coarse right-hand side, gathered (N; device image: in device memory) */
   PetscJaggedScalarSingle *hball;   /* ... device image: gathered on the host first (pinned) */
   PetscMPIInt             *counts, *displs; /* ... each process's bytes of it and their offsets */
-  PetscJaggedScalarSingle *hc;      /* device image, not dense: the coarse right-hand side and solution crossing the host (pinned) ... */
+  PetscJaggedScalarSingle *hc;      /* device image crossing the host (pinned): the coarse right-hand side and solution of the double KSP, or the own part of the right-hand side gathered for the dense inverse on several processes ... */
   int                     *hstop;   /* ... and the inner loop's stop flag read with them (pinned): a stopped loop solves no more */
   KSP                      coarse;  /* the coarse KSP of PCMG (referenced), applied in double when not dense */
   Vec                      cb, cx;  /* its right-hand side and solution in double */
