@@ -211,6 +211,8 @@ PETSC_INTERN size_t         PCSPCGDistMatBytes(const PCSPCGDistMat *);
 PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool, PCSPCGMG);
 PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
 PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);
+PETSC_INTERN PetscErrorCode PCSPCGMGCoarseGather(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode PCSPCGMGCoarseSolveKSP(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt, const PetscScalar[], PetscInt, PetscInt, PetscJaggedScalarSingle **, PetscBool *);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, cudaStream_t);

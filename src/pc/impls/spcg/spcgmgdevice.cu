@@ -168,19 +168,18 @@ static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cuda
   const PetscInt n = c->n;
 
   PetscFunctionBegin;
+  if (!mg->dense || mg->counts) { /* the right-hand side to the host, unless the inner loop has stopped (the same on every process: global sums) */
+    PetscCallCUDA(cudaMemcpyAsync(mg->hc, c->b, sizeof(PetscJaggedScalarSingle) * n, cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(mg->hstop, stopped, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+    PetscCall(PetscLogGpuToCpu(sizeof(PetscJaggedScalarSingle) * n));
+    if (*mg->hstop) PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (mg->dense) {
     const PetscJaggedScalarSingle *b = c->b;
 
     if (mg->counts) { /* several processes: the right-hand side gathered whole through the host */
-      PetscMPIInt count;
-
-      PetscCallCUDA(cudaMemcpyAsync(mg->hc, c->b, sizeof(PetscJaggedScalarSingle) * n, cudaMemcpyDeviceToHost, stream));
-      PetscCallCUDA(cudaMemcpyAsync(mg->hstop, stopped, sizeof(int), cudaMemcpyDeviceToHost, stream));
-      PetscCallCUDA(cudaStreamSynchronize(stream));
-      PetscCall(PetscLogGpuToCpu(sizeof(PetscJaggedScalarSingle) * n));
-      if (*mg->hstop) PetscFunctionReturn(PETSC_SUCCESS); /* the stop is the same on every process (global sums) */
-      PetscCall(PetscMPIIntCast(sizeof(PetscJaggedScalarSingle) * n, &count));
-      PetscCallMPI(MPI_Allgatherv(mg->hc, count, MPI_BYTE, mg->hball, mg->counts, mg->displs, MPI_BYTE, PetscObjectComm((PetscObject)c->A)));
+      PetscCall(PCSPCGMGCoarseGather(mg, mg->hc, mg->hball));
       PetscCallCUDA(cudaMemcpyAsync(mg->ball, mg->hball, sizeof(PetscJaggedScalarSingle) * c->N, cudaMemcpyHostToDevice, stream));
       PetscCall(PetscLogCpuToGpu(sizeof(PetscJaggedScalarSingle) * c->N));
       b = mg->ball;
@@ -190,22 +189,7 @@ static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cuda
       PetscCallCUDA(cudaGetLastError());
     }
   } else {
-    PetscScalar       *ba;
-    const PetscScalar *xa;
-
-    PetscCallCUDA(cudaMemcpyAsync(mg->hc, c->b, sizeof(PetscJaggedScalarSingle) * n, cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaMemcpyAsync(mg->hstop, stopped, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCall(PetscLogGpuToCpu(sizeof(PetscJaggedScalarSingle) * n));
-    if (*mg->hstop) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(VecGetArrayWrite(mg->cb, &ba));
-    for (PetscInt i = 0; i < n; i++) ba[i] = (PetscScalar)mg->hc[i];
-    PetscCall(VecRestoreArrayWrite(mg->cb, &ba));
-    PetscCall(VecZeroEntries(mg->cx)); /* as PCMG: a zero guess known as such (a DM's initial guess makes the KSP's guess nonzero) */
-    PetscCall(KSPSolve(mg->coarse, mg->cb, mg->cx));
-    PetscCall(VecGetArrayRead(mg->cx, &xa));
-    for (PetscInt i = 0; i < n; i++) mg->hc[i] = (PetscJaggedScalarSingle)xa[i];
-    PetscCall(VecRestoreArrayRead(mg->cx, &xa));
+    PetscCall(PCSPCGMGCoarseSolveKSP(mg, mg->hc, mg->hc));
     PetscCallCUDA(cudaMemcpyAsync(c->x, mg->hc, sizeof(PetscJaggedScalarSingle) * n, cudaMemcpyHostToDevice, stream));
     PetscCall(PetscLogCpuToGpu(sizeof(PetscJaggedScalarSingle) * n));
   }

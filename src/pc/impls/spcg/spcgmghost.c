@@ -93,6 +93,37 @@ static PetscErrorCode PCSPCGMGSmoothHost(PCSPCGMGLevel *lv, const PCSPCGMGSmooth
   warp (lane l sums the columns l, l + 32, ..., then the lanes' sums pairwise, 16 apart, 8, 4, 2, 1), or PCMG's
   coarse KSP in double
 */
+/* several processes: gather the coarse right-hand side b (this process's rows, in host memory) whole into ball (host memory) */
+PetscErrorCode PCSPCGMGCoarseGather(PCSPCGMG mg, const PetscJaggedScalarSingle b[], PetscJaggedScalarSingle ball[])
+{
+  PCSPCGMGLevel *c = &mg->level[0];
+  PetscMPIInt    count;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(sizeof(PetscJaggedScalarSingle) * c->n, &count));
+  PetscCallMPI(MPI_Allgatherv(b, count, MPI_BYTE, ball, mg->counts, mg->displs, MPI_BYTE, PetscObjectComm((PetscObject)c->A)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the coarse solve not dense: PCMG's coarse KSP in double on b, x in host memory (they may be the same array) */
+PetscErrorCode PCSPCGMGCoarseSolveKSP(PCSPCGMG mg, const PetscJaggedScalarSingle b[], PetscJaggedScalarSingle x[])
+{
+  const PetscInt     n = mg->level[0].n;
+  PetscScalar       *ba;
+  const PetscScalar *xa;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayWrite(mg->cb, &ba));
+  for (PetscInt i = 0; i < n; i++) ba[i] = (PetscScalar)b[i];
+  PetscCall(VecRestoreArrayWrite(mg->cb, &ba));
+  PetscCall(VecZeroEntries(mg->cx)); /* as PCMG: a zero guess known as such (a DM's initial guess makes the KSP's guess nonzero) */
+  PetscCall(KSPSolve(mg->coarse, mg->cb, mg->cx));
+  PetscCall(VecGetArrayRead(mg->cx, &xa));
+  for (PetscInt i = 0; i < n; i++) x[i] = (PetscJaggedScalarSingle)xa[i];
+  PetscCall(VecRestoreArrayRead(mg->cx, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
 {
   PCSPCGMGLevel *c = &mg->level[0];
@@ -103,10 +134,7 @@ static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
     const PetscJaggedScalarSingle *b = c->b;
 
     if (mg->counts) {
-      PetscMPIInt count;
-
-      PetscCall(PetscMPIIntCast(sizeof(PetscJaggedScalarSingle) * n, &count));
-      PetscCallMPI(MPI_Allgatherv(c->b, count, MPI_BYTE, mg->ball, mg->counts, mg->displs, MPI_BYTE, PetscObjectComm((PetscObject)c->A)));
+      PetscCall(PCSPCGMGCoarseGather(mg, c->b, mg->ball));
       b = mg->ball;
     }
     for (PetscInt i = 0; i < n; i++) {
@@ -121,19 +149,7 @@ static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
         for (PetscInt l = 0; l < off; l++) part[l] += part[l + off];
       c->x[i] = part[0];
     }
-  } else {
-    PetscScalar       *ba;
-    const PetscScalar *xa;
-
-    PetscCall(VecGetArrayWrite(mg->cb, &ba));
-    for (PetscInt i = 0; i < n; i++) ba[i] = (PetscScalar)c->b[i];
-    PetscCall(VecRestoreArrayWrite(mg->cb, &ba));
-    PetscCall(VecZeroEntries(mg->cx)); /* as PCMG: a zero guess known as such (a DM's initial guess makes the KSP's guess nonzero) */
-    PetscCall(KSPSolve(mg->coarse, mg->cb, mg->cx));
-    PetscCall(VecGetArrayRead(mg->cx, &xa));
-    for (PetscInt i = 0; i < n; i++) c->x[i] = (PetscJaggedScalarSingle)xa[i];
-    PetscCall(VecRestoreArrayRead(mg->cx, &xa));
-  }
+  } else PetscCall(PCSPCGMGCoarseSolveKSP(mg, c->b, c->x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
