@@ -64,7 +64,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_CAGMRES(KSP);
 PETSC_INTERN PetscLogEvent  KSP_CAGMRES_BOrth, KSP_CAGMRES_TSQR, KSP_CAGMRES_Small;
 PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
 PETSC_INTERN PetscLogEvent  MAT_POWERS_Apply, MAT_POWERS_SetUp;
-PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_VCycle;
+PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
 const char *const PetscJaggedExchanges[] = {"mpi", "nccl", "PetscJaggedExchange", "PETSC_JAGGED_EXCHANGE_", NULL};
 
@@ -221,6 +221,10 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(KSPMonitorRegister("mpcg", PETSCVIEWERASCII, PETSC_VIEWER_DEFAULT, KSPMonitorMPCG, NULL, NULL));
   PetscCall(PetscLogEventRegister("PCSPCGInner", PC_CLASSID, &PC_SPCG_Inner));
   PetscCall(PetscLogEventRegister("PCSPCGMGSetUp", PC_CLASSID, &PC_SPCG_MGSetUp));
+  PetscCall(PetscLogEventRegister("PCSPCGMGOperator", PC_CLASSID, &PC_SPCG_MGOperators));
+  PetscCall(PetscLogEventRegister("PCSPCGMGTransfer", PC_CLASSID, &PC_SPCG_MGTransfers));
+  PetscCall(PetscLogEventRegister("PCSPCGMGSmoother", PC_CLASSID, &PC_SPCG_MGSmoothers));
+  PetscCall(PetscLogEventRegister("PCSPCGMGCoarse", PC_CLASSID, &PC_SPCG_MGCoarse));
   PetscCall(PetscLogEventRegister("PCSPCGVCycle", PC_CLASSID, &PC_SPCG_VCycle));
   PetscCall(PetscLogEventRegister("MatJaggedBuild", MAT_CLASSID, &MAT_JAGGED_Build));
   PetscCall(PetscLogEventRegister("MatJaggedRefresh", MAT_CLASSID, &MAT_JAGGED_Refresh));

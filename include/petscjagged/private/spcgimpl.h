@@ -121,8 +121,8 @@ typedef struct {
   PetscInt                 n, N;        /* local and global rows of the level */
   Mat                      A;           /* the level operator (referenced) */
   Mat                      P;           /* the interpolation from the next coarser level, fine x coarse (referenced; NULL on level 0) */
-  Mat                      R;           /* the restriction to it, coarse x fine: PCMG's own, or the explicit transpose of P made here */
-  PetscBool                transposed;  /* R was made here as a transpose */
+  Mat                      R;           /* the restriction to it, coarse x fine: PCMG's own, or the explicit transpose of P made here (several processes) */
+  PetscBool                transposed;  /* the restriction is P's transpose made here: on one process restr is interp's transpose, R NULL */
   PCSPCGDistMat            op;          /* A's single-precision copy (its diagonal block DIA where it pays, else pJDS; device image of a host A: CSR), unless shared ... */
   const PCSPCGDistMat     *opp;         /* ... the copy the products use: op, or PCSPCG's copy of the same operator */
   PCSPCGDistMat            interp;      /* P in CSR (several processes: its ghosts on the coarse level) */
@@ -193,7 +193,7 @@ typedef struct {
   PetscBool   atfloor;   /* host loop: the previous application stopped at the floor */
 } PC_SPCG;
 
-PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_VCycle;
+PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
 PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
 PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
@@ -203,6 +203,7 @@ PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatCreate(Mat, PetscBool, PCSPCGFormat, PetscJaggedExchange, PCSPCGDistMat *);
+PETSC_INTERN PetscErrorCode PCSPCGDistMatTranspose(const PCSPCGDistMat *, PCSPCGDistMat *);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatDestroy(PCSPCGDistMat *);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatRefreshHost(PCSPCGDistMat *, Mat);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatMultHost(const PCSPCGDistMat *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[]);
@@ -217,6 +218,7 @@ PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarS
 PETSC_INTERN PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt, const PetscScalar[], PetscInt, PetscInt, PetscJaggedScalarSingle **, PetscBool *);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, cudaStream_t);
 PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode PCSPCGCSRTranspose(const PCSPCGBlock *, PetscInt, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);

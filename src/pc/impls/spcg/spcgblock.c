@@ -95,6 +95,17 @@ PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The transpose R of the one-process copy P (its block CSR), in P's memory: a restriction made from an interpolation */
+PetscErrorCode PCSPCGDistMatTranspose(const PCSPCGDistMat *P, PCSPCGDistMat *R)
+{
+  PetscFunctionBegin;
+  PetscCheck(!P->halo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "One process only");
+  PetscCall(PetscMemzero(R, sizeof(*R)));
+  PetscCall(PCSPCGCSRTranspose(&P->d, P->m, &R->d));
+  R->m = R->d.nrows;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCSPCGDistMatDestroy(PCSPCGDistMat *dm)
 {
   PetscFunctionBegin;

@@ -9,6 +9,8 @@
    product is PCSPCGCSRMultHost().
 */
 #include <petscdevice_cuda.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include "spcgkernels.cuh"
 
 namespace {
@@ -200,13 +202,149 @@ PetscErrorCode PCSPCGCSRCreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+namespace {
+
+/* rowof[k] = the matrix row of entry k of a CSR block (rows: the stored rows' matrix rows, or NULL) */
+__global__ void RowOfKernel(int n, const int *ia, const int *rows, int *rowof)
+{
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += gridDim.x * blockDim.x)
+    for (int k = ia[r]; k < ia[r + 1]; k++) rowof[k] = rows ? rows[r] : r;
+}
+
+/* seq[k] = k */
+__global__ void SequenceKernel(int nnz, int *seq)
+{
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) seq[k] = k;
+}
+
+/* counts[c + 1] = the entries in column c (counts zero on entry) */
+__global__ void ColumnCountKernel(int nnz, const int *ja, int *counts)
+{
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) atomicAdd(counts + ja[k] + 1, 1);
+}
+
+/* entry t of the transpose is entry perm[t] of the block */
+__global__ void TransposeGatherKernel(int nnz, const int *perm, const int *rowof, const S *a, int *tj, S *ta)
+{
+  for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < nnz; t += gridDim.x * blockDim.x) {
+    tj[t] = rowof[perm[t]];
+    ta[t] = a[perm[t]];
+  }
+}
+
+/*
+  The transpose t of the device CSR block c (m matrix rows): the entries sorted by column with a stable radix sort, so
+  that each row of t lists c's rows in ascending order, as PCSPCGCSRTransposeHost() does
+*/
+PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock *t)
+{
+  const int    nnz = (int)c->nnz, nt = (int)c->ncols;
+  const size_t ni  = (nt + 1 + PetscMax(nnz, 1) + 1) / 2 * 2; /* the values 8-byte aligned */
+  int         *d, *work, *seq, *perm, *rowof;
+  unsigned    *keys;
+  void        *temp = NULL;
+  size_t       bytes = 0, scanbytes = 0;
+  int          endbit = 1;
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  while (endbit < 31 && (1 << endbit) < nt) endbit++;
+  PetscCallCUDA(cudaMalloc((void **)&d, sizeof(int) * ni + sizeof(S) * PetscMax(nnz, 1))); /* t's i, j, then values */
+  t->format = PCSPCG_FORMAT_CSR;
+  t->ops    = &PCSPCGBlockOpsCSR;
+  t->device = PETSC_TRUE;
+  t->nrows  = nt;
+  t->ncols  = m;
+  t->nnz    = nnz;
+  t->i      = d;
+  t->j      = d + nt + 1;
+  t->a      = reinterpret_cast<PetscJaggedScalarSingle *>(d + ni);
+  t->store  = d;
+  PetscCallCUDA(cudaMemsetAsync(d, 0, sizeof(int) * (nt + 1), stream));
+  if (nnz) {
+    PetscCallCUDA(cub::DeviceRadixSort::SortPairs(NULL, bytes, (const unsigned *)NULL, (unsigned *)NULL, (const int *)NULL, (int *)NULL, nnz, 0, endbit, stream));
+    PetscCallCUDA(cub::DeviceScan::InclusiveSum(NULL, scanbytes, (int *)NULL, nt + 1, stream));
+    bytes = PetscMax(bytes, scanbytes);
+    PetscCallCUDA(cudaMallocAsync((void **)&work, sizeof(int) * 4 * (size_t)nnz + bytes, stream));
+    keys  = reinterpret_cast<unsigned *>(work);
+    perm  = work + nnz;
+    rowof = work + 2 * (size_t)nnz;
+    seq   = work + 3 * (size_t)nnz;
+    temp  = work + 4 * (size_t)nnz;
+    SequenceKernel<<<BlocksFor(nnz), kThreads, 0, stream>>>(nnz, seq);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cub::DeviceRadixSort::SortPairs(temp, bytes, reinterpret_cast<const unsigned *>(c->j), keys, seq, perm, nnz, 0, endbit, stream)); /* perm: the entries in column order (stable) */
+    ColumnCountKernel<<<BlocksFor(nnz), kThreads, 0, stream>>>(nnz, c->j, d);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cub::DeviceScan::InclusiveSum(temp, bytes, d, nt + 1, stream)); /* t's row offsets */
+    RowOfKernel<<<BlocksFor(c->nrows), kThreads, 0, stream>>>((int)c->nrows, c->i, c->rows, rowof);
+    PetscCallCUDA(cudaGetLastError());
+    TransposeGatherKernel<<<BlocksFor(nnz), kThreads, 0, stream>>>(nnz, perm, rowof, reinterpret_cast<const S *>(c->a), d + nt + 1, reinterpret_cast<S *>(t->a));
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cudaFreeAsync(work, stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transpose t of the host CSR block c (m matrix rows): a counting sort by column, each row of t in c's row order; the twin of CSRTransposeDevice() */
+PetscErrorCode CSRTransposeHost(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock *t)
+{
+  const PetscInt           nnz = c->nnz, nt = c->ncols;
+  PetscInt                *i, *j, *next;
+  PetscJaggedScalarSingle *a;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(nt + 1, &i, PetscMax(nnz, 1), &j, PetscMax(nnz, 1), &a));
+  t->format = PCSPCG_FORMAT_CSR;
+  t->ops    = &PCSPCGBlockOpsCSR;
+  t->nrows  = nt;
+  t->ncols  = m;
+  t->nnz    = nnz;
+  t->i      = i;
+  t->j      = j;
+  t->a      = a;
+  t->store  = i; /* i, j, a: one PetscMalloc3(), no rows */
+  PetscCall(PetscArrayzero(i, nt + 1));
+  for (PetscInt k = 0; k < nnz; k++) i[c->j[k] + 1]++;
+  for (PetscInt r = 0; r < nt; r++) i[r + 1] += i[r];
+  PetscCall(PetscMalloc1(nt + 1, &next));
+  PetscCall(PetscArraycpy(next, i, nt + 1));
+  for (PetscInt r = 0; r < c->nrows; r++) {
+    const PetscInt row = c->rows ? c->rows[r] : r;
+
+    for (PetscInt k = c->i[r]; k < c->i[r + 1]; k++) {
+      const PetscInt at = next[c->j[k]]++;
+
+      j[at] = row;
+      a[at] = c->a[k];
+    }
+  }
+  PetscCall(PetscFree(next));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace
+
+/* The transpose t of the CSR block c of a matrix of m rows, in c's memory: a CSR block of all c->ncols rows */
+PetscErrorCode PCSPCGCSRTranspose(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock *t)
+{
+  PetscFunctionBegin;
+  PetscCheck(c->format == PCSPCG_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A CSR block only");
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  if (c->device) PetscCall(CSRTransposeDevice(c, m, t));
+  else PetscCall(CSRTransposeHost(c, m, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSPCGCSRDestroy(PCSPCGBlock *c)
 {
   PetscFunctionBegin;
   if (c->device) {
     if (c->store) PetscCallCUDA(cudaFree(c->store)); /* the values too */
     else if (c->a) PetscCallCUDA(cudaFree(c->a));
-  } else if (c->store) PetscCall(PetscFree4(c->store, c->j, c->rows, c->a));
+  } else if (c->store && c->rows) PetscCall(PetscFree4(c->store, c->j, c->rows, c->a));
+  else if (c->store) PetscCall(PetscFree3(c->store, c->j, c->a)); /* a transpose (PCSPCGCSRTranspose()) */
   else PetscCall(PetscFree(c->a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,7 +20,7 @@
 #include <petsc/private/kspimpl.h>
 #include <petscblaslapack.h>
 
-PetscLogEvent PC_SPCG_MGSetUp, PC_SPCG_VCycle;
+PetscLogEvent PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
 /*
   The eigenvalue bounds of a KSPCHEBYSHEV, which PETSc has no getter for: the head of its private KSP_Chebyshev
@@ -395,6 +395,34 @@ static PetscErrorCode PCSPCGMGRecord(PC_MG *pcmg, PetscInt l, PetscInt nc, PCSPC
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Level lv's restriction in single precision (lv->interp and lv->transposed set), from PCMG's R: on one process the
+  transpose of lv->interp, made in its memory (lv->R NULL); on several the copy of R^T made explicit (lv->R), or of R itself.
+  lv->restr.d.ops stays NULL where R is not an AIJ matrix.
+*/
+static PetscErrorCode PCSPCGMGRestriction(PCSPCGMGLevel *lv, Mat R, PetscBool device, PetscJaggedExchange exchange)
+{
+  PetscMPIInt size;
+  PetscBool   aij;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)R), &size));
+  if (lv->transposed && size == 1) {
+    PetscCall(PCSPCGDistMatTranspose(&lv->interp, &lv->restr));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!lv->R) {
+    if (lv->transposed) PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &lv->R));
+    else {
+      PetscCall(PetscObjectReference((PetscObject)R));
+      lv->R = R;
+    }
+  }
+  PetscCall(PCSPCGMGIsAIJ(lv->R, &aij));
+  if (aij) PetscCall(PCSPCGDistMatCreate(lv->R, device, PCSPCG_FORMAT_CSR, exchange, &lv->restr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Level l's smoothers from PCMG's (their inverse diagonals made anew); *why where not supported */
 static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMG mg, const char **why)
 {
@@ -402,13 +430,16 @@ static PetscErrorCode PCSPCGMGSmoothers(PC_MG *pcmg, PetscInt l, PCSPCGMG mg, co
   PCSPCGMGLevel *lv = &mg->level[l];
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_SPCG_MGSmoothers, 0, 0, 0, 0));
   if (lv->up.dinv != lv->down.dinv) PetscCall(PCSPCGMGFree(mg->device, &lv->up.dinv));
   PetscCall(PCSPCGMGFree(mg->device, &lv->down.dinv));
   lv->up.dinv = NULL;
   PetscCall(PCSPCGMGSmootherRead(ml->smoothd, lv->A, lv->n, mg->device, &lv->down, why));
-  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ml->smoothu == ml->smoothd) lv->up = lv->down;
-  else PetscCall(PCSPCGMGSmootherRead(ml->smoothu, lv->A, lv->n, mg->device, &lv->up, why));
+  if (!*why) {
+    if (ml->smoothu == ml->smoothd) lv->up = lv->down;
+    else PetscCall(PCSPCGMGSmootherRead(ml->smoothu, lv->A, lv->n, mg->device, &lv->up, why));
+  }
+  PetscCall(PetscLogEventEnd(PC_SPCG_MGSmoothers, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -424,6 +455,7 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
   PetscBool      direct, singular = PETSC_TRUE;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_SPCG_MGCoarse, 0, 0, 0, 0));
   PetscCall(PCSPCGMGCoarseFree(mg));
   mg->coarsewhy = NULL;
   PetscCall(PCSPCGMGCoarseIsDirect(pcmg->levels[0]->smoothd, &direct));
@@ -445,6 +477,7 @@ static PetscErrorCode PCSPCGMGCoarseSetUp(PC pc, PC_MG *pcmg, PCSPCGMG mg)
     }
     PetscCall(PetscInfo(pc, "Coarse solve of the single-precision V-cycle in double precision: %s\n", mg->coarsewhy));
   }
+  PetscCall(PetscLogEventEnd(PC_SPCG_MGCoarse, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -526,6 +559,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
     PetscCall(MatGetSize(A, &lv->N, NULL));
   }
   for (PetscInt l = 1; l < L && !*why; l++) PetscCall(PCSPCGMGSmoothers(pcmg, l, mg, why));
+  PetscCall(PetscLogEventBegin(PC_SPCG_MGTransfers, 0, 0, 0, 0));
   for (PetscInt l = 1; l < L && !*why; l++) { /* the transfers: P fine x coarse, R coarse x fine */
     PCSPCGMGLevel *lv = &mg->level[l];
     Mat            P, R;
@@ -537,25 +571,20 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
       PetscCall(PetscObjectReference((PetscObject)P));
       lv->P = P;
     }
-    if (Rt) PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &lv->R)); /* MatRestrict() by R^T: made explicit */
-    else {
-      PetscCall(PetscObjectReference((PetscObject)R));
-      lv->R = R;
-    }
-    lv->transposed = Rt;
     PetscCall(PCSPCGMGIsAIJ(lv->P, &aij));
     if (!aij) {
       *why = "an interpolation is not an AIJ matrix";
       break;
     }
     PetscCall(PCSPCGDistMatCreate(lv->P, device, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
-    PetscCall(PCSPCGMGIsAIJ(lv->R, &aij));
-    if (!aij) {
+    lv->transposed = Rt; /* MatRestrict() by R^T = P: the restriction made explicit */
+    PetscCall(PCSPCGMGRestriction(lv, R, device, s->exchange));
+    if (!lv->restr.d.ops) {
       *why = "a restriction is not an AIJ matrix";
       break;
     }
-    PetscCall(PCSPCGDistMatCreate(lv->R, device, PCSPCG_FORMAT_CSR, s->exchange, &lv->restr));
   }
+  PetscCall(PetscLogEventEnd(PC_SPCG_MGTransfers, 0, 0, 0, 0));
   if (*why) {
     PetscCall(PCSPCGMGDestroy(&mg));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -569,7 +598,9 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
     if (!l) continue;
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
+      PetscCall(PetscLogEventBegin(PC_SPCG_MGOperators, 0, 0, 0, 0));
       PetscCall(PCSPCGDistMatCreate(lv->A, device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
+      PetscCall(PetscLogEventEnd(PC_SPCG_MGOperators, 0, 0, 0, 0));
       lv->opp = &lv->op;
     }
   }
@@ -637,10 +668,10 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
       } else PetscCall(PCSPCGDistMatRefreshHost(&lv->interp, lv->P));
     }
     if (now.Rstate != lv->Rstate) {
-      if (Rt) PetscCall(MatTranspose(R, MAT_REUSE_MATRIX, &lv->R));
-      if (mg->device) {
+      if (lv->R && lv->transposed) PetscCall(MatTranspose(R, MAT_REUSE_MATRIX, &lv->R));
+      if (mg->device || !lv->R) { /* made again: on the device, or one process's transpose of interp */
         PetscCall(PCSPCGDistMatDestroy(&lv->restr));
-        PetscCall(PCSPCGDistMatCreate(lv->R, PETSC_TRUE, PCSPCG_FORMAT_CSR, s->exchange, &lv->restr));
+        PetscCall(PCSPCGMGRestriction(lv, R, mg->device, s->exchange));
       } else PetscCall(PCSPCGDistMatRefreshHost(&lv->restr, lv->R));
     }
     lv->Astate = now.Astate;
