@@ -52,6 +52,28 @@ static PetscErrorCode Laplacian7(DM da, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  A = D A, D_ii = scale^(k / (n - 1)) on grid plane k (row i): rows scaled apart plane by plane, so that the coarse operator's
+  entries below the diagonal outgrow the diagonal ones (the coarse inverse pivots); A is then not symmetric
+*/
+static PetscErrorCode ScaleRows(Mat A, PetscInt n, PetscReal scale)
+{
+  Vec          d;
+  PetscInt     lo, hi;
+  PetscScalar *da;
+
+  PetscFunctionBeginUser;
+  if (scale == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreateVecs(A, &d, NULL));
+  PetscCall(VecGetOwnershipRange(d, &lo, &hi));
+  PetscCall(VecGetArrayWrite(d, &da));
+  for (PetscInt i = lo; i < hi; i++) da[i - lo] = PetscPowReal(scale, (PetscReal)(i / (n * n)) / (n - 1));
+  PetscCall(VecRestoreArrayWrite(d, &da));
+  PetscCall(MatDiagonalScale(A, d, NULL));
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The PC of the given type on A set up in double: mg with the DMDA's interpolations and Galerkin coarse operators, or gamg */
 static PetscErrorCode CreateMG(DM da, Mat A, const char type[], PC *mg)
 {
@@ -209,7 +231,7 @@ static PetscErrorCode ErrorReduction(PC spcg, Mat A, PetscRandom rnd, PetscReal 
 int main(int argc, char **argv)
 {
   PetscInt    n = 17, nv = 3;
-  PetscReal   tol = 1e-4, rhomax = 0.5, twintol = 1e-5, worst, rho;
+  PetscReal   tol = 1e-4, rhomax = 0.5, twintol = 1e-5, scale = 1, worst, rho;
   PetscBool   perturb = PETSC_FALSE, expectdouble = PETSC_FALSE, refresh = PETSC_FALSE, twin = PETSC_FALSE;
   char        type[64] = PCMG;
   DM          da;
@@ -229,6 +251,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-refresh", &refresh, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-twin", &twin, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-twin_tol", &twintol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-scale", &scale, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", type, sizeof(type), NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetFromOptions(rnd));
@@ -236,6 +259,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(Laplacian7(da, &A));
+  PetscCall(ScaleRows(A, n, scale));
   PetscCall(CreateMG(da, A, type, &mg));
   PetscCall(CreateSPCG(A, mg, &spcg));
   PetscCall(PCViewFromOptions(spcg, NULL, "-view"));
@@ -264,6 +288,7 @@ int main(int argc, char **argv)
     PetscCall(DMSetVecType(dah, VECSTANDARD));
     PetscCall(DMSetUp(dah));
     PetscCall(Laplacian7(dah, &Ah));
+    PetscCall(ScaleRows(Ah, n, scale));
     PetscCall(CreateMG(dah, Ah, type, &mgh));
     PetscCall(CreateSPCG(Ah, mgh, &spcgh));
     PetscCall(CompareTwin(spcg, spcgh, nv, rnd, &worst));
@@ -353,6 +378,11 @@ int main(int argc, char **argv)
       suffix: mg_twin
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -twin
 
+   # rows scaled apart plane by plane (D A): the coarse inverse's Gauss-Jordan elimination swaps rows (partial pivoting)
+   test:
+      suffix: mg_scaled
+      args: -pc_type mg -pc_mg_levels 2 -n 9 -scale 1e4 -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -twin
+
    # unsupported (SOR smoothers): the PCMG stays in double precision, and says why
    test:
       suffix: mg_sor_double
@@ -431,6 +461,10 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_gamg
          args: -pc_type gamg -n 21
+      # the device's Gauss-Jordan inverse with row swaps against its host twin
+      test:
+         suffix: gpu_mg_scaled
+         args: -pc_type mg -pc_mg_levels 2 -n 9 -scale 1e4 -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_pc_type jacobi -twin
       # several processes: the device products exchange their ghosts through the host, the coarse right-hand side is
       # gathered through it, so the inner loop is not captured; the device V-cycle against the double PCMG and against
       # its host twin; with the coarse solve PCMG's KSP in double likewise

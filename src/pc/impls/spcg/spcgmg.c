@@ -18,7 +18,6 @@
 #include <petscjagged/private/spcgimpl.h>
 #include <petsc/private/pcmgimpl.h>
 #include <petsc/private/kspimpl.h>
-#include <petscblaslapack.h>
 
 PetscLogEvent PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
@@ -148,15 +147,19 @@ static PetscErrorCode PCSPCGMGSmootherRead(KSP ksp, Mat A, PetscInt n, PetscBool
   PetscCall(MatCreateVecs(A, &ones, &d));
   PetscCall(VecSet(ones, 1.0));
   PetscCall(PCApply(jac, ones, d));
-  PetscCall(PetscMalloc1(PetscMax(n, 1), &sm->dinv));
   {
     const PetscScalar *da;
+    PetscMemType       mtype;
 
-    PetscCall(VecGetArrayRead(d, &da));
-    for (PetscInt i = 0; i < n; i++) sm->dinv[i] = (PetscJaggedScalarSingle)da[i];
-    PetscCall(VecRestoreArrayRead(d, &da));
+    PetscCall(VecGetArrayReadAndMemType(d, &da, &mtype));
+    if (device && PetscMemTypeDevice(mtype)) PetscCall(PCSPCGMGToSingleDevice(n, da, &sm->dinv)); /* rounded where it lies */
+    else {
+      PetscCall(PetscMalloc1(PetscMax(n, 1), &sm->dinv));
+      for (PetscInt i = 0; i < n; i++) sm->dinv[i] = (PetscJaggedScalarSingle)da[i];
+      PetscCall(PCSPCGMGUpload(device, n, &sm->dinv));
+    }
+    PetscCall(VecRestoreArrayReadAndMemType(d, &da));
   }
-  PetscCall(PCSPCGMGUpload(device, n, &sm->dinv));
   PetscCall(VecDestroy(&ones));
   PetscCall(VecDestroy(&d));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -210,14 +213,83 @@ static PetscErrorCode PCSPCGMGCoarseFree(PCSPCGMG mg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a pivot's size, |re| + |im|: exact sums, the same on the device (spcgmgdevice.cu) */
+static inline PetscReal PCSPCGMGPivotSize(PetscScalar v)
+{
+  return PetscAbsReal(PetscRealPart(v)) + PetscAbsReal(PetscImaginaryPart(v));
+}
+
+/*
+  a (N x N, row-major) replaced by its inverse: Gauss-Jordan elimination in place with partial pivoting (at step k
+  the row of the largest |a[i][k]|, i >= k, the first of equals, swapped into row k), the columns swapped back at
+  the end, last step first; *singular on a zero (or not finite) pivot, a then undefined. The twin of
+  PCSPCGMGDenseInvertDevice()'s kernels, step by step.
+*/
+static PetscErrorCode PCSPCGMGGaussJordan(PetscInt N, PetscScalar a[], PetscBool *singular)
+{
+  PetscScalar *col, *row;
+  PetscInt    *perm;
+
+  PetscFunctionBegin;
+  *singular = PETSC_FALSE;
+  PetscCall(PetscMalloc3(N, &col, N, &row, N, &perm));
+  for (PetscInt k = 0; k < N && !*singular; k++) {
+    PetscReal   best = -1;
+    PetscInt    p    = N;
+    PetscScalar piv;
+
+    for (PetscInt i = k; i < N; i++) {
+      const PetscReal sz = PCSPCGMGPivotSize(a[(size_t)i * N + k]);
+
+      if (sz > best) best = sz, p = i;
+    }
+    if (!(best > 0) || PetscIsInfOrNanReal(best)) {
+      *singular = PETSC_TRUE;
+      break;
+    }
+    if (p != k)
+      for (PetscInt j = 0; j < N; j++) {
+        const PetscScalar v = a[(size_t)k * N + j];
+
+        a[(size_t)k * N + j] = a[(size_t)p * N + j];
+        a[(size_t)p * N + j] = v;
+      }
+    perm[k] = p;
+    piv     = a[(size_t)k * N + k];
+    for (PetscInt i = 0; i < N; i++) {
+      col[i] = a[(size_t)i * N + k];
+      row[i] = i == k ? 1.0 / piv : a[(size_t)k * N + i] / piv;
+    }
+    for (PetscInt i = 0; i < N; i++) {
+      PetscScalar *ai = a + (size_t)i * N;
+
+      if (i == k) {
+        PetscCall(PetscArraycpy(ai, row, N));
+        continue;
+      }
+      for (PetscInt j = 0; j < N; j++) ai[j] = (j == k ? 0.0 : ai[j]) - col[i] * row[j];
+    }
+  }
+  if (!*singular)
+    for (PetscInt i = 0; i < N; i++)
+      for (PetscInt k = N - 1; k >= 0; k--) {
+        const PetscScalar v = a[(size_t)i * N + k];
+
+        if (perm[k] == k) continue;
+        a[(size_t)i * N + k]       = a[(size_t)i * N + perm[k]];
+        a[(size_t)i * N + perm[k]] = v;
+      }
+  PetscCall(PetscFree3(col, row, perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The inverse of the coarse operator A (N rows), explicit, for the rows [rstart, rstart + n) this process owns: A
-  gathered whole on each process (several processes: MatCreateRedundantMatrix()), LU-factored with partial
-  pivoting and inverted in double (on the device cuSOLVER's getrf and getrs, on the host LAPACK's getrf and getri),
-  the rows kept in single precision, row-major, so that the coarse solve is one dense product (on the device a warp a
-  row, all rows at once: a triangular solve is 2 N steps one after the other). The dense A is stored row-major, so
-  the column-major routines factor its transpose, and the inverse they leave, read row-major, is A's. *singular
-  on a zero pivot, on any process
+  gathered whole on each process (several processes: MatCreateRedundantMatrix()), inverted in double by Gauss-Jordan
+  elimination with partial pivoting (on the device 2 N + 1 kernels, 2 N^3 flops, no solver library to initialize;
+  on the host PCSPCGMGGaussJordan(), their twin), the rows kept in single
+  precision, row-major, so that the coarse solve is one dense product (on the device a warp a row, all rows at once:
+  a triangular solve is 2 N steps one after the other). *singular on a zero pivot, on any process
 */
 static PetscErrorCode PCSPCGMGDenseInvert(Mat A, PCSPCGMG mg, PetscBool *singular)
 {
@@ -247,29 +319,12 @@ static PetscErrorCode PCSPCGMGDenseInvert(Mat A, PCSPCGMG mg, PetscBool *singula
     }
     if (mg->device) PetscCall(PCSPCGMGDenseInvertDevice(N, a, rstart, n, &mg->inv, singular));
     else {
-      PetscScalar *work, wq;
-      PetscBLASInt bn, info, *ipiv, lwork = -1;
-
-      PetscCall(PetscBLASIntCast(N, &bn));
-      PetscCall(PetscMalloc1(N, &ipiv));
-      PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
-      PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, a, &bn, ipiv, &info));
-      PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getrf: argument %d invalid", -(int)info);
-      *singular = (PetscBool)(info > 0);
+      PetscCall(PCSPCGMGGaussJordan(N, a, singular));
       if (!*singular) {
-        PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, &wq, &lwork, &info)); /* the work array's size */
-        PetscCall(PetscBLASIntCast((PetscInt)PetscRealPart(wq), &lwork));
-        lwork = PetscMax(lwork, bn);
-        PetscCall(PetscMalloc1(lwork, &work));
-        PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, a, &bn, ipiv, work, &lwork, &info));
-        PetscCall(PetscFree(work));
-        PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK getri: info %d", (int)info);
         PetscCall(PetscMalloc1((size_t)n * N, &mg->inv));
         for (size_t k = 0; k < (size_t)n * N; k++) mg->inv[k] = (PetscJaggedScalarSingle)a[(size_t)rstart * N + k];
         PetscCall(PetscLogFlops(2.0 * N * N * N));
       }
-      PetscCall(PetscFPTrapPop());
-      PetscCall(PetscFree(ipiv));
     }
     PetscCall(PetscFree(a));
   }

@@ -67,10 +67,94 @@ __global__ void DenseMultKernel(int n, int N, const S *inv, const S *b, S *x, co
   if (lane == 0) x[i] = sum;
 }
 
-/* b = I, N x N (nn = N * N entries, each of c reals: 1 real, 2 complex) */
-__global__ void IdentityKernel(size_t nn, int N, int c, PetscReal *b)
+/* a pivot's size, |re| + |im|: the same sums as the host's (PCSPCGMGGaussJordan()) */
+#if defined(PETSC_USE_COMPLEX)
+__device__ __forceinline__ double PivotSize(const cuda::std::complex<double> &v)
 {
-  for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < nn * c; k += (size_t)gridDim.x * blockDim.x) b[k] = (k % c == 0 && (k / c) % (N + 1) == 0) ? 1 : 0;
+  return fabs(v.real()) + fabs(v.imag());
+}
+#else
+__device__ __forceinline__ double PivotSize(double v)
+{
+  return fabs(v);
+}
+#endif
+
+/*
+  Gauss-Jordan step k on a (N x N, row-major), one block: the row of the largest |a[i][k]|, i >= k (the first of
+  equals), swapped into row k and recorded in perm[k]; col = column k, row = row k over the pivot with row[k] = 1 /
+  pivot. *singular on a zero (or not finite) pivot, after which every step returns at once.
+*/
+__global__ void GaussJordanPivotKernel(int N, int k, D *a, D *col, D *row, int *perm, int *singular)
+{
+  __shared__ double size[kThreads];
+  __shared__ int    at[kThreads];
+  const int         t    = threadIdx.x;
+  double            best = -1;
+  int               bi   = N;
+
+  if (*singular) return;
+  for (int i = k + t; i < N; i += blockDim.x) {
+    const double s = PivotSize(a[(size_t)i * N + k]);
+
+    if (s > best) best = s, bi = i;
+  }
+  size[t] = best;
+  at[t]   = bi;
+  __syncthreads();
+  for (int off = blockDim.x / 2; off > 0; off /= 2) {
+    if (t < off && (size[t + off] > size[t] || (size[t + off] == size[t] && at[t + off] < at[t]))) size[t] = size[t + off], at[t] = at[t + off];
+    __syncthreads();
+  }
+  const int p = at[0];
+
+  if (!(size[0] > 0) || !isfinite(size[0])) {
+    if (!t) *singular = 1;
+    return;
+  }
+  if (p != k)
+    for (int j = t; j < N; j += blockDim.x) {
+      const D v = a[(size_t)k * N + j];
+
+      a[(size_t)k * N + j] = a[(size_t)p * N + j];
+      a[(size_t)p * N + j] = v;
+    }
+  __syncthreads();
+  const D piv = a[(size_t)k * N + k];
+
+  for (int i = t; i < N; i += blockDim.x) {
+    col[i] = a[(size_t)i * N + k];
+    row[i] = i == k ? D(1) / piv : a[(size_t)k * N + i] / piv;
+  }
+  if (!t) perm[k] = p;
+}
+
+/* Gauss-Jordan step k's update: row k = row; a[i][j] = a[i][j] - col[i] row[j] elsewhere, a[i][k] taken as 0 */
+__global__ void GaussJordanUpdateKernel(int N, int k, D *a, const D *col, const D *row, const int *singular)
+{
+  const size_t nn = (size_t)N * N;
+
+  if (*singular) return;
+  for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < nn; e += (size_t)gridDim.x * blockDim.x) {
+    const int i = (int)(e / N), j = (int)(e % N);
+
+    if (i == k) a[e] = row[j];
+    else a[e] = (j == k ? D(0) : a[e]) - col[i] * row[j];
+  }
+}
+
+/* after the N steps: the columns of each row swapped back, last step first */
+__global__ void GaussJordanUnscrambleKernel(int N, D *a, const int *perm, const int *singular)
+{
+  if (*singular) return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += gridDim.x * blockDim.x)
+    for (int k = N - 1; k >= 0; k--) {
+      if (perm[k] == k) continue;
+      const D v = a[(size_t)i * N + k];
+
+      a[(size_t)i * N + k]       = a[(size_t)i * N + perm[k]];
+      a[(size_t)i * N + perm[k]] = v;
+    }
 }
 
 /* out = single-precision copy of in, count entries */
@@ -232,65 +316,63 @@ PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG mg, const PetscJaggedScalarSingle r[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* *a = a new device array of the n values of x (device memory) rounded to single precision */
+PetscErrorCode PCSPCGMGToSingleDevice(PetscInt n, const PetscScalar x[], PetscJaggedScalarSingle **a)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMalloc((void **)a, sizeof(PetscJaggedScalarSingle) * PetscMax(n, 1)));
+  if (n) {
+    ToSingleKernel<<<BlocksFor(n), kThreads, 0, stream>>>((size_t)n, reinterpret_cast<const D *>(x), reinterpret_cast<S *>(*a));
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The rows [rstart, rstart + n) of A^{-1}, A dense (N x N, row-major, on the host), in single precision in device
-  memory (*inv, row-major, n x N): A uploaded, LU-factored with partial pivoting and solved for the identity in
-  double by cuSOLVER. Read column-major the array is A^T, and A^T X = I leaves X = A^{-T}, column-major, which read
-  row-major is A^{-1}. *singular on a zero pivot (then *inv stays NULL); the twin of the host's LAPACK getrf + getri
-  in PCSPCGMGDenseInvert()
+  memory (*inv, row-major, n x N): A uploaded and inverted in place in double by Gauss-Jordan elimination with
+  partial pivoting, two kernels a column (GaussJordanPivotKernel, GaussJordanUpdateKernel) and the columns
+  unscrambled at the end: the steps of the host's PCSPCGMGGaussJordan(), its twin. *singular on a zero pivot
+  (then *inv stays NULL).
 */
 PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt N, const PetscScalar a[], PetscInt rstart, PetscInt n, PetscJaggedScalarSingle **inv, PetscBool *singular)
 {
-#if defined(PETSC_USE_COMPLEX)
-  const cudaDataType type = CUDA_C_64F;
-#else
-  const cudaDataType type = CUDA_R_64F;
-#endif
-  const size_t       nn = (size_t)N * N;
-  cusolverDnHandle_t handle;
-  cusolverDnParams_t params;
-  cudaStream_t       stream;
-  PetscScalar       *da, *dx;
-  int64_t           *piv;
-  int               *dinfo, info;
-  void              *dwork, *hwork = NULL;
-  size_t             dbytes, hbytes;
+  const size_t nn = (size_t)N * N;
+  cudaStream_t stream;
+  D           *da, *col, *row;
+  int         *perm, *dsingular, hsingular;
 
   PetscFunctionBegin;
   *inv = NULL;
-  PetscCall(PetscCUSOLVERDnGetHandle(&handle));
-  PetscCallCUSOLVER(cusolverDnGetStream(handle, &stream));
-  PetscCallCUSOLVER(cusolverDnCreateParams(&params));
-  PetscCallCUDA(cudaMallocAsync((void **)&da, sizeof(PetscScalar) * nn, stream));
-  PetscCallCUDA(cudaMallocAsync((void **)&dx, sizeof(PetscScalar) * nn, stream));
-  PetscCallCUDA(cudaMallocAsync((void **)&piv, sizeof(int64_t) * N, stream));
-  PetscCallCUDA(cudaMallocAsync((void **)&dinfo, sizeof(int), stream));
-  PetscCallCUDA(cudaMemcpyAsync(da, a, sizeof(PetscScalar) * nn, cudaMemcpyHostToDevice, stream));
-  PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * nn));
-  IdentityKernel<<<BlocksFor((PetscInt)PetscMin(nn, (size_t)PETSC_INT_MAX)), kThreads, 0, stream>>>(nn, (int)N, (int)(sizeof(PetscScalar) / sizeof(PetscReal)), reinterpret_cast<PetscReal *>(dx));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMallocAsync((void **)&da, sizeof(D) * (nn + 2 * N), stream));
+  PetscCallCUDA(cudaMallocAsync((void **)&perm, sizeof(int) * (N + 1), stream));
+  col       = da + nn;
+  row       = col + N;
+  dsingular = perm + N;
+  PetscCallCUDA(cudaMemcpyAsync(da, a, sizeof(D) * nn, cudaMemcpyHostToDevice, stream));
+  PetscCall(PetscLogCpuToGpu(sizeof(D) * nn));
+  PetscCallCUDA(cudaMemsetAsync(dsingular, 0, sizeof(int), stream));
+  for (PetscInt k = 0; k < N; k++) {
+    GaussJordanPivotKernel<<<1, kThreads, 0, stream>>>((int)N, (int)k, da, col, row, perm, dsingular);
+    GaussJordanUpdateKernel<<<BlocksFor((PetscInt)PetscMin(nn, (size_t)PETSC_INT_MAX)), kThreads, 0, stream>>>((int)N, (int)k, da, col, row, dsingular);
+  }
+  GaussJordanUnscrambleKernel<<<BlocksFor(N), kThreads, 0, stream>>>((int)N, da, perm, dsingular);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUSOLVER(cusolverDnXgetrf_bufferSize(handle, params, N, N, type, da, N, type, &dbytes, &hbytes));
-  PetscCallCUDA(cudaMallocAsync(&dwork, PetscMax(dbytes, (size_t)1), stream));
-  if (hbytes) PetscCall(PetscMalloc(hbytes, &hwork));
-  PetscCallCUSOLVER(cusolverDnXgetrf(handle, params, N, N, type, da, N, piv, type, dwork, dbytes, hwork, hbytes, dinfo));
-  PetscCallCUDA(cudaMemcpyAsync(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(&hsingular, dsingular, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cuSOLVER getrf: argument %d invalid", -info);
-  *singular = (PetscBool)(info > 0);
+  *singular = (PetscBool)(hsingular != 0);
   if (!*singular) {
-    PetscCallCUSOLVER(cusolverDnXgetrs(handle, params, CUBLAS_OP_N, N, N, type, da, N, piv, type, dx, N, dinfo));
     PetscCallCUDA(cudaMalloc((void **)inv, sizeof(PetscJaggedScalarSingle) * PetscMax((size_t)n * N, (size_t)1)));
-    ToSingleKernel<<<BlocksFor(n * N), kThreads, 0, stream>>>((size_t)n * N, reinterpret_cast<const D *>(dx) + (size_t)rstart * N, reinterpret_cast<S *>(*inv));
+    ToSingleKernel<<<BlocksFor(n * N), kThreads, 0, stream>>>((size_t)n * N, da + (size_t)rstart * N, reinterpret_cast<S *>(*inv));
     PetscCallCUDA(cudaGetLastError());
-    PetscCall(PetscLogGpuFlops(8.0 / 3.0 * N * N * N));
+    PetscCall(PetscLogGpuFlops(2.0 * N * N * N));
   }
   PetscCallCUDA(cudaFreeAsync(da, stream));
-  PetscCallCUDA(cudaFreeAsync(dx, stream));
-  PetscCallCUDA(cudaFreeAsync(piv, stream));
-  PetscCallCUDA(cudaFreeAsync(dinfo, stream));
-  PetscCallCUDA(cudaFreeAsync(dwork, stream));
+  PetscCallCUDA(cudaFreeAsync(perm, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(PetscFree(hwork));
-  PetscCallCUSOLVER(cusolverDnDestroyParams(params));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
