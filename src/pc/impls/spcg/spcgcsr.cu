@@ -233,10 +233,10 @@ __global__ void TransposeGatherKernel(int nnz, const int *perm, const int *rowof
 }
 
 /*
-  The transpose t of the device CSR block c (m matrix rows): the entries sorted by column with a stable radix sort, so
-  that each row of t lists c's rows in ascending order, as PCSPCGCSRTransposeHost() does
+  The arrays of t, the transpose of the device CSR block c (t's sizes set): the entries sorted by column with a stable radix sort, so
+  that each row of t lists c's rows in ascending order, as CSRTransposeHost() does
 */
-PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock *t)
+PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PCSPCGBlock *t)
 {
   const int    nnz = (int)c->nnz, nt = (int)c->ncols;
   const size_t ni  = (nt + 1 + PetscMax(nnz, 1) + 1) / 2 * 2; /* the values 8-byte aligned */
@@ -251,12 +251,6 @@ PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock 
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   while (endbit < 31 && (1 << endbit) < nt) endbit++;
   PetscCallCUDA(cudaMalloc((void **)&d, sizeof(int) * ni + sizeof(S) * PetscMax(nnz, 1))); /* t's i, j, then values */
-  t->format = PCSPCG_FORMAT_CSR;
-  t->ops    = &PCSPCGBlockOpsCSR;
-  t->device = PETSC_TRUE;
-  t->nrows  = nt;
-  t->ncols  = m;
-  t->nnz    = nnz;
   t->i      = d;
   t->j      = d + nt + 1;
   t->a      = reinterpret_cast<PetscJaggedScalarSingle *>(d + ni);
@@ -287,8 +281,8 @@ PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The transpose t of the host CSR block c (m matrix rows): a counting sort by column, each row of t in c's row order; the twin of CSRTransposeDevice() */
-PetscErrorCode CSRTransposeHost(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock *t)
+/* The arrays of t, the transpose of the host CSR block c (t's sizes set): a counting sort by column, each row of t in c's row order; the twin of CSRTransposeDevice() */
+PetscErrorCode CSRTransposeHost(const PCSPCGBlock *c, PCSPCGBlock *t)
 {
   const PetscInt           nnz = c->nnz, nt = c->ncols;
   PetscInt                *i, *j, *next;
@@ -296,11 +290,6 @@ PetscErrorCode CSRTransposeHost(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock *t
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(nt + 1, &i, PetscMax(nnz, 1), &j, PetscMax(nnz, 1), &a));
-  t->format = PCSPCG_FORMAT_CSR;
-  t->ops    = &PCSPCGBlockOpsCSR;
-  t->nrows  = nt;
-  t->ncols  = m;
-  t->nnz    = nnz;
   t->i      = i;
   t->j      = j;
   t->a      = a;
@@ -332,8 +321,14 @@ PetscErrorCode PCSPCGCSRTranspose(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock 
   PetscFunctionBegin;
   PetscCheck(c->format == PCSPCG_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A CSR block only");
   PetscCall(PetscMemzero(t, sizeof(*t)));
-  if (c->device) PetscCall(CSRTransposeDevice(c, m, t));
-  else PetscCall(CSRTransposeHost(c, m, t));
+  t->format = PCSPCG_FORMAT_CSR;
+  t->ops    = &PCSPCGBlockOpsCSR;
+  t->device = c->device;
+  t->nrows  = c->ncols;
+  t->ncols  = m;
+  t->nnz    = c->nnz;
+  if (c->device) PetscCall(CSRTransposeDevice(c, t));
+  else PetscCall(CSRTransposeHost(c, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
