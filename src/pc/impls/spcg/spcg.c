@@ -1096,9 +1096,12 @@ PetscErrorCode PCSPCGGetExchange(PC pc, PetscJaggedExchange *exchange)
   each smoother with the parameters of the double set-up, and the coarse solve: where `PCMG` solves the coarse
   problem directly (`KSPPREONLY` with `PCLU` or `PCCHOLESKY`, also as the single block of `PCBJACOBI` or in
   `PCREDUNDANT`, as `PCGAMG` does) and it has at most `PCSPCGSetMGDenseMax()` rows, the coarse operator's dense
-  inverse, made in double precision and applied in single precision as one dense product; otherwise `PCMG`'s own
-  coarse solve, applied in double precision (always on several processes: the dense inverse is made on one
-  process only). The V-cycle then runs in
+  inverse, made in double precision (Gauss-Jordan elimination with partial pivoting, on the GPU where the image is)
+  and applied in single precision as one dense product (on several processes each keeps its rows of the inverse and
+  the coarse right-hand side is gathered); otherwise `PCMG`'s own coarse solve, applied in double precision. On one
+  process the restriction is made by transposing the interpolation's single-precision copy where it lies. The
+  events `PCSPCGMGOperator`, `PCSPCGMGTransfer`, `PCSPCGMGSmoother` and `PCSPCGMGCoarse` of `-log_view` split the
+  image's set-up (`PCSPCGMGSetUp`). The V-cycle then runs in
   single precision at each inner iteration, with the same steps as `PCMG`'s. On several processes each level's
   operator, interpolation and restriction is kept as the inner CG's copy of the operator is: the diagonal block,
   the off-diagonal block in CSR, and the ghost values exchanged in single precision during the diagonal block's
@@ -1171,7 +1174,7 @@ PetscErrorCode PCSPCGGetMG(PC pc, PetscBool *flg)
 
   Notes:
   Where `PCMG` solves its coarse problem directly and it has at most n rows, the V-cycle's coarse solve is a product
-  with the coarse operator's dense inverse, made in double precision (LU with partial pivoting) and kept in single
+  with the coarse operator's dense inverse, made in double precision (Gauss-Jordan with partial pivoting) and kept in single
   precision (n^2 entries); otherwise `PCMG`'s coarse solve is applied in double
   precision (the coarse right-hand side and solution converted). `PCView()` says which.
 

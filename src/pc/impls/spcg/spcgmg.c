@@ -7,8 +7,8 @@
    it: a product by rows, without the scattered sums of a transposed product), each smoother (Chebyshev of
    the first kind with the eigenvalue bounds the double set-up estimated, or Richardson, both with Jacobi:
    the local inverse diagonal in single precision), and the coarse solve (the coarse operator's dense inverse, made in double
-   and kept in single precision, where PCMG solves the coarse problem exactly, it is small enough and on one
-   process; else PCMG's own coarse KSP in double, collective on several processes). The V-cycle has no dot
+   and kept in single precision, where PCMG solves the coarse problem exactly and it is small enough, each process
+   keeping its rows; else PCMG's own coarse KSP in double, collective on several processes). The V-cycle has no dot
    product: on several processes only the products' halo exchanges communicate. Anything else keeps the
    double path, with the reason in PetscInfo() and PCView(). For the device inner loop the same image is made in device memory (mg->device):
    the blocks made from the MATSEQAIJCUSPARSE levels' device arrays (a host matrix's copied up in CSR), the level
