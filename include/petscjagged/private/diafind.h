@@ -12,4 +12,5 @@
 #define MAT_DIA_MAX 32 /* diagonals a DIA copy may have */
 
 PETSC_INTERN PetscErrorCode MatDIAFindDiagonals(PetscInt, PetscInt, const PetscInt *, const PetscInt *, PetscBool, cudaStream_t, PetscInt *, PetscInt[]);
+PETSC_INTERN PetscErrorCode MatDIACollectDiagonals(long long, long long, const unsigned *, cudaStream_t, PetscInt *, PetscInt[]);
 PETSC_INTERN PetscBool      MatDIAFewerBytes(PetscInt, PetscInt, PetscInt, size_t, double);

@@ -20,8 +20,8 @@ __global__ void MarkKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, u
   }
 }
 
-/* found[0]: the number of bits set; found[1 ..]: their offsets (bit - m + 1), the first MAT_DIA_MAX of them in no order */
-__global__ void CollectKernel(long long nwords, PetscInt m, const unsigned *bits, int *found)
+/* found[0]: the number of bits set; found[1 ..]: their offsets (bit - bias), the first MAT_DIA_MAX of them in no order */
+__global__ void CollectKernel(long long nwords, long long bias, const unsigned *bits, int *found)
 {
   for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < nwords; w += (long long)gridDim.x * blockDim.x) {
     unsigned word = bits[w];
@@ -29,7 +29,7 @@ __global__ void CollectKernel(long long nwords, PetscInt m, const unsigned *bits
     if (!word) continue;
     int pos = atomicAdd(found, __popc(word));
     for (; word; word &= word - 1, pos++)
-      if (pos < MAT_DIA_MAX) found[1 + pos] = (int)(w * 32 + __ffs(word) - 1 - (m - 1));
+      if (pos < MAT_DIA_MAX) found[1 + pos] = (int)(w * 32 + __ffs(word) - 1 - bias);
   }
 }
 
@@ -39,6 +39,29 @@ unsigned Blocks(long long n)
 }
 
 } // namespace
+
+/*
+  MatDIACollectDiagonals - the offsets marked in the device bitmap bits (nbits bits, bit b standing for the offset b - bias):
+  *ndiag of them (MAT_DIA_MAX + 1: more than MAT_DIA_MAX), ascending in offset[]. Runs on stream and waits for it.
+*/
+PetscErrorCode MatDIACollectDiagonals(long long nbits, long long bias, const unsigned *bits, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
+{
+  const long long nwords = (nbits + 31) / 32;
+  int            *found, h[1 + MAT_DIA_MAX];
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMallocAsync((void **)&found, sizeof(h), stream));
+  PetscCallCUDA(cudaMemsetAsync(found, 0, sizeof(int), stream));
+  CollectKernel<<<Blocks(nwords), 256, 0, stream>>>(nwords, bias, bits, found);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(h, found, sizeof(h), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaFreeAsync(found, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  *ndiag = PetscMin(h[0], MAT_DIA_MAX + 1);
+  for (PetscInt d = 0; d < PetscMin(h[0], MAT_DIA_MAX); d++) offset[d] = h[1 + d];
+  if (h[0] <= MAT_DIA_MAX) std::sort(offset, offset + h[0]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /*
   MatDIAFindDiagonals - the diagonals of the m x ncols CSR (ai, aj), in device memory (device) or host
@@ -55,21 +78,13 @@ PetscErrorCode MatDIAFindDiagonals(PetscInt m, PetscInt ncols, const PetscInt *a
   if (device) {
     const long long nwords = ((long long)nbits + 31) / 32;
     unsigned       *bits;
-    int            *found, h[1 + MAT_DIA_MAX];
 
-    PetscCallCUDA(cudaMallocAsync((void **)&bits, sizeof(unsigned) * nwords + sizeof(int) * (1 + MAT_DIA_MAX), stream));
-    found = reinterpret_cast<int *>(bits + nwords);
-    PetscCallCUDA(cudaMemsetAsync(bits, 0, sizeof(unsigned) * nwords + sizeof(int), stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&bits, sizeof(unsigned) * nwords, stream));
+    PetscCallCUDA(cudaMemsetAsync(bits, 0, sizeof(unsigned) * nwords, stream));
     MarkKernel<<<Blocks(m), 256, 0, stream>>>(m, ai, aj, bits);
     PetscCallCUDA(cudaGetLastError());
-    CollectKernel<<<Blocks(nwords), 256, 0, stream>>>(nwords, m, bits, found);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCallCUDA(cudaMemcpyAsync(h, found, sizeof(h), cudaMemcpyDeviceToHost, stream));
+    PetscCall(MatDIACollectDiagonals(nbits, m - 1, bits, stream, ndiag, offset));
     PetscCallCUDA(cudaFreeAsync(bits, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    *ndiag = PetscMin(h[0], MAT_DIA_MAX + 1);
-    for (PetscInt d = 0; d < PetscMin(h[0], MAT_DIA_MAX); d++) offset[d] = h[1 + d];
-    if (h[0] <= MAT_DIA_MAX) std::sort(offset, offset + h[0]);
   } else { /* the host twin */
     PetscBT  bt;
     PetscInt n = 0;

@@ -9,7 +9,7 @@
 #include <petscjagged/private/jaggednccl.h>
 
 PetscClassId  MATPOWERS_CLASSID;
-PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;
+PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values;
 
 /*S
    MatPowers - The matrix-powers kernel: k <= s new vectors of a (shifted) Krylov basis of B = A M^{-1}
@@ -22,7 +22,10 @@ PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;
    distance s - 1, reading the entries within distance s, which one scatter brings in; plain
    (`MAT_POWERS_PLAIN`), it calls `MatMult()` s times. `MatPowersView()` shows which it uses, the cost
    of the ghost rows (the paper's surface-to-volume ratio and extra flops) and the halo exchanges made.
-   The `-log_view` events are MatPowers (`MatPowersApply()`) and MatPowersSetUp (set-up and refreshes).
+   The `-log_view` events are MatPowers (`MatPowersApply()`) and MatPowersSetUp (set-up and refreshes), within
+   which MatPowersGhosts (the ghost rows' structure fetched from their owners, the halo exchange's plan, the DIA
+   copy's diagonals) and MatPowersValues (the extended rows' values: the remote ones fetched, the DIA copy written;
+   again at each values-only refresh).
 
 .seealso: `MatCreateMatrixPowers()`, `MatPowersApply()`, `MatPowersType`, `KSPCAGMRES`
 S*/
@@ -828,7 +831,7 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, M^{-1} = PCApply() of PC %s (not local)\n", op, ((PetscObject)mpk->pc)->type_name));
   }
   if (mpk->nullsp) PetscCall(PetscViewerASCIIPrintf(viewer, "the operator's null space is removed from every product\n"));
-  if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of %s (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", mpk->type == MAT_POWERS_GHOSTED ? "the extended rows in global order (first process)" : "A", mpk->ndiag, mpk->diacuda ? "on the GPU" : "on the host"));
+  if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of %s (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", mpk->type == MAT_POWERS_GHOSTED ? "the extended rows in global order (first process)" : "A", mpk->ndiag, mpk->diacuda ? (mpk->diaown ? "on the GPU, its own rows found and written there" : "on the GPU") : "on the host"));
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
   } else if (mpk->s2v >= 0) {

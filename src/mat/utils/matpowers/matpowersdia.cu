@@ -9,53 +9,21 @@
    twins of the kernels.
 */
 #include "matpowersimpl.h"
-#include <petscjagged/private/jaggeddevicescalar.cuh>
+#include "matpowersdia.cuh"
 #include <petsc/private/matimpl.h>
 #include <algorithm>
 
-#if defined(PETSC_USE_COMPLEX)
-using DS = cuda::std::complex<double>;
-#else
-using DS = double;
-#endif
-
 namespace {
 
-struct Offsets {
-  int n, off[MAT_DIA_MAX];
-};
-
-Offsets ToOffsets(const MatPowers mpk)
-{
-  Offsets o;
-
-  o.n = (int)mpk->ndiag;
-  for (PetscInt d = 0; d < mpk->ndiag; d++) o.off[d] = (int)mpk->offset[d];
-  return o;
-}
-
-/* the diagonal d of the entry (i, i + off[d]): binary search */
-__host__ __device__ inline int DiagonalOf(const Offsets &o, PetscInt off)
-{
-  int lo = 0, hi = o.n - 1;
-
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (o.off[mid] < off) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /* a[d * m + i] = A(i, j) dinv[j] (right) or dinv[i] A(i, j) (left) (dinv NULL: 1), j = i + off[d]; a is zero on entry */
-__global__ void DIAFillKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, const DS *av, const DS *dinv, bool left, Offsets o, DS *a)
+__global__ void DIAFillKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, const MatPowersDS *av, const MatPowersDS *dinv, bool left, MatPowersOffsets o, MatPowersDS *a)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) a[(size_t)DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[left ? i : aj[k]] : av[k];
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) a[(size_t)MatPowersDiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[left ? i : aj[k]] : av[k];
 }
 
 /* a[d * m + i] *= dinv[j] (right) or dinv[i] (left), j = i + off[d]: the Jacobi scaling of a copy filled unscaled */
-__global__ void DIAScaleKernel(PetscInt m, Offsets o, const DS *dinv, bool left, DS *a)
+__global__ void DIAScaleKernel(PetscInt m, MatPowersOffsets o, const MatPowersDS *dinv, bool left, MatPowersDS *a)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
     for (int d = 0; d < o.n; d++) {
@@ -66,10 +34,10 @@ __global__ void DIAScaleKernel(PetscInt m, Offsets o, const DS *dinv, bool left,
 }
 
 /* y = B x - r x + c z (z NULL: no last term) */
-__global__ void DIAPowerKernel(PetscInt m, Offsets o, const DS *a, const DS *x, const DS *z, DS r, DS c, DS *y)
+__global__ void DIAPowerKernel(PetscInt m, MatPowersOffsets o, const MatPowersDS *a, const MatPowersDS *x, const MatPowersDS *z, MatPowersDS r, MatPowersDS c, MatPowersDS *y)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
-    DS sum = DS(0);
+    MatPowersDS sum = MatPowersDS(0);
 
     for (int d = 0; d < o.n; d++) {
       const PetscInt col = i + o.off[d];
@@ -80,11 +48,6 @@ __global__ void DIAPowerKernel(PetscInt m, Offsets o, const DS *a, const DS *x, 
     if (z) sum = sum + c * z[i];
     y[i] = sum;
   }
-}
-
-unsigned Blocks(PetscInt n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + 255) / 256, (PetscInt)8192));
 }
 
 } // namespace
@@ -122,7 +85,7 @@ PetscErrorCode MatPowersDIAFill(MatPowers mpk)
   const PetscInt    *ai, *aj;
   PetscScalar       *av;
   const PetscScalar *dinv = NULL;
-  const Offsets      o    = ToOffsets(mpk);
+  const MatPowersOffsets      o    = MatPowersToOffsets(mpk);
   Vec                d = NULL, ones;
   PetscMemType       mtype;
 
@@ -141,14 +104,14 @@ PetscErrorCode MatPowersDIAFill(MatPowers mpk)
     if (d) PetscCall(VecCUDAGetArrayRead(d, &dinv));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCallCUDA(cudaMemsetAsync(mpk->dia, 0, sizeof(PetscScalar) * mpk->ndiag * m, stream));
-    DIAFillKernel<<<Blocks(m), 256, 0, stream>>>(m, ai, aj, reinterpret_cast<const DS *>(av), reinterpret_cast<const DS *>(dinv), mpk->side == PC_LEFT, o, reinterpret_cast<DS *>(mpk->dia));
+    DIAFillKernel<<<MatPowersBlocks(m), 256, 0, stream>>>(m, ai, aj, reinterpret_cast<const MatPowersDS *>(av), reinterpret_cast<const MatPowersDS *>(dinv), mpk->side == PC_LEFT, o, reinterpret_cast<MatPowersDS *>(mpk->dia));
     PetscCallCUDA(cudaGetLastError());
     if (d) PetscCall(VecCUDARestoreArrayRead(d, &dinv));
   } else {
     if (d) PetscCall(VecGetArrayRead(d, &dinv));
     PetscCall(PetscArrayzero(mpk->dia, mpk->ndiag * m));
     for (PetscInt i = 0; i < m; i++) /* the host twin of DIAFillKernel */
-      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) mpk->dia[DiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[mpk->side == PC_LEFT ? i : aj[k]] : av[k];
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) mpk->dia[MatPowersDiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[mpk->side == PC_LEFT ? i : aj[k]] : av[k];
     if (d) PetscCall(VecRestoreArrayRead(d, &dinv));
   }
   PetscCall(VecDestroy(&d));
@@ -205,8 +168,9 @@ PetscErrorCode MatPowersDIAReset(MatPowers mpk)
   PetscFunctionBegin;
   if (mpk->diacuda && mpk->dia) PetscCallCUDA(cudaFree(mpk->dia));
   else PetscCall(PetscFree(mpk->dia));
-  mpk->dia   = NULL;
-  mpk->ndiag = 0;
+  mpk->dia    = NULL;
+  mpk->ndiag  = 0;
+  mpk->diaown = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -222,7 +186,7 @@ PetscErrorCode MatPowersDIAScale(MatPowers mpk, PetscInt m, Vec dinv)
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCall(VecCUDAGetArrayRead(dinv, &d));
-    DIAScaleKernel<<<Blocks(m), 256, 0, stream>>>(m, ToOffsets(mpk), reinterpret_cast<const DS *>(d), left, reinterpret_cast<DS *>(mpk->dia));
+    DIAScaleKernel<<<MatPowersBlocks(m), 256, 0, stream>>>(m, MatPowersToOffsets(mpk), reinterpret_cast<const MatPowersDS *>(d), left, reinterpret_cast<MatPowersDS *>(mpk->dia));
     PetscCallCUDA(cudaGetLastError());
     PetscCall(VecCUDARestoreArrayRead(dinv, &d));
   } else {
@@ -253,7 +217,7 @@ PetscErrorCode MatPowersDIAAlloc(MatPowers mpk, PetscInt m, PetscBool cuda)
 /* One basis step on the m rows of the DIA copy, one kernel: Y = B X - r X + c Z (Z NULL: no last term); X, Y, Z of m entries */
 PetscErrorCode MatPowersDIAStep(MatPowers mpk, PetscInt m, Vec X, Vec Z, PetscScalar r, PetscScalar c, Vec Y)
 {
-  const Offsets      o = ToOffsets(mpk);
+  const MatPowersOffsets      o = MatPowersToOffsets(mpk);
   const PetscScalar *x, *z = NULL;
   PetscScalar       *y;
 
@@ -266,7 +230,7 @@ PetscErrorCode MatPowersDIAStep(MatPowers mpk, PetscInt m, Vec X, Vec Z, PetscSc
     if (Z) PetscCall(VecCUDAGetArrayRead(Z, &z));
     PetscCall(VecCUDAGetArrayWrite(Y, &y));
     PetscCall(PetscLogGpuTimeBegin());
-    DIAPowerKernel<<<Blocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const DS *>(mpk->dia), reinterpret_cast<const DS *>(x), reinterpret_cast<const DS *>(z), *reinterpret_cast<const DS *>(&r), *reinterpret_cast<const DS *>(&c), reinterpret_cast<DS *>(y));
+    DIAPowerKernel<<<MatPowersBlocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const MatPowersDS *>(mpk->dia), reinterpret_cast<const MatPowersDS *>(x), reinterpret_cast<const MatPowersDS *>(z), *reinterpret_cast<const MatPowersDS *>(&r), *reinterpret_cast<const MatPowersDS *>(&c), reinterpret_cast<MatPowersDS *>(y));
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(VecCUDARestoreArrayWrite(Y, &y));

@@ -209,7 +209,7 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
   statistics. With a limit on the extra flops, the rounds stop at the first depth that passes it; with
   partial, the kernel is then built to the depth before (at least 2): the state before that round is kept.
 */
-PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool partial)
+static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limit, PetscBool partial)
 {
   Mat                 A = mpk->A, Ad, Ao;
   const PetscInt     *garray, *ai = NULL, *aj = NULL, *bi = NULL, *bj = NULL;
@@ -334,6 +334,16 @@ PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool pa
   mpk->extra = glob[1];
   mpk->depth = mpk->gdepth;
   PetscCall(PetscInfo(mpk, "Own rows %" PetscInt_FMT ", extended rows %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), columns %" PetscInt_FMT " (depth <= %" PetscInt_FMT "), nonzeros %" PetscInt_FMT " (own %" PetscInt_FMT ")\n", mpk->nown, mpk->nrows, mpk->gdepth - 1, mpk->ncols, mpk->gdepth, mpk->nnzext, mpk->nnzown));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatPowersGhostLayers_Private() within the event MatPowersGhosts */
+PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool partial)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MAT_POWERS_Ghosts, mpk, 0, 0, 0));
+  PetscCall(MatPowersGhostLayers_Private(mpk, limit, partial));
+  PetscCall(PetscLogEventEnd(MAT_POWERS_Ghosts, mpk, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -470,6 +480,7 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MAT_POWERS_SetUp, mpk, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(MAT_POWERS_Values, mpk, 0, 0, 0));
   PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
   if (Ao) {
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
@@ -497,6 +508,7 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
     PetscCall(MatPowersExtend(mpk, mpk->dinv, mpk->dinvext));
   }
   if (mpk->ndiag) PetscCall(MatPowersGhostDIAFill(mpk, Ad, Ao, garray));
+  PetscCall(PetscLogEventEnd(MAT_POWERS_Values, mpk, 0, 0, 0));
   PetscCall(PetscLogEventEnd(MAT_POWERS_SetUp, mpk, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

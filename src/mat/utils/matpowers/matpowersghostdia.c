@@ -4,9 +4,11 @@
    vectors are numbered in global order, a row's entries keep their offsets (column - row), and all the
    extended rows fit in one DIA array; a basis vector is then the one-rank fused kernel (matpowersdia.cu).
 
-   The values are written by blocks of rows, each diagonal's slot found in a table of the offsets, into the
-   DIA array itself on the host or, for the GPU, into two pinned blocks that are copied to the device in
-   turn while the next is filled: no full-size host array, no search per entry.
+   Where A's blocks keep their entries in device memory, the own rows' offsets and values are found and written on
+   the GPU (matpowersghostdiacuda.cu) and only the remote rows here. Here the values are written by blocks of rows,
+   each diagonal's slot found in a table of the offsets, into the DIA array itself on the host or, for the GPU,
+   into two pinned blocks that are copied to the device in turn while the next is filled: no full-size host array,
+   no search per entry.
 */
 #include "matpowersimpl.h"
 #include <petsc/private/matimpl.h>
@@ -56,7 +58,7 @@ PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt ghost[], Ma
   const PetscInt  rstart = mpk->A->rmap->rstart, nown = mpk->nown, nghost = mpk->ncols - nown;
   PetscInt        gmin = rstart, gmax = rstart + nown - 1, ndiag = 0, offset[MAT_DIA_MAX], n, hint = 0, nprev = -1, prev[MAT_DIA_MAX];
   const PetscInt *ai, *aj, *bi, *bj;
-  PetscBool       done, ok = PETSC_TRUE;
+  PetscBool       done, ok = PETSC_TRUE, owndev = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (!mpk->usedia || mpk->pckind == MAT_POWERS_PC_OTHER || !mpk->ncols) PetscFunctionReturn(PETSC_SUCCESS);
@@ -65,9 +67,13 @@ PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt ghost[], Ma
     gmax = PetscMax(gmax, ghost[c]);
   }
   if (gmax - gmin + 1 != mpk->ncols) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mpk->cuda) { /* the own rows' offsets on the GPU, where A's blocks keep their entries */
+    PetscCall(MatPowersGhostDIAOwnOffsetsDevice(mpk, Ad, Ao, garray, &owndev, &ndiag, offset));
+    if (ndiag > MAT_DIA_MAX) PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
-  for (PetscInt i = 0; i < mpk->nown && ok; i++) { /* the offsets, in global indices, of the own rows, then of the remote rows */
+  for (PetscInt i = 0; i < mpk->nown && ok && !owndev; i++) { /* the offsets, in global indices, of the own rows (the host twin), then of the remote rows */
     const PetscInt  len = ai[i + 1] - ai[i], *cj = aj + ai[i];
     PetscBool       same = (PetscBool)(len == nprev);
 
@@ -92,6 +98,7 @@ PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt ghost[], Ma
   PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &bi, &bj, &done));
   if (!ok || !MatDIAFewerBytes(ndiag, mpk->ncols, mpk->nnzext, sizeof(PetscScalar), 1.0)) PetscFunctionReturn(PETSC_SUCCESS);
   mpk->ndiag  = ndiag;
+  mpk->diaown = owndev;
   mpk->ownoff = rstart - gmin;
   for (PetscInt d = 0; d < ndiag; d++) mpk->offset[d] = offset[d];
   PetscCall(PetscMalloc1(nghost, &mpk->sidx));
@@ -183,7 +190,7 @@ PetscErrorCode MatPowersGhostDIAFill(MatPowers mpk, Mat Ad, Mat Ao, const PetscI
   MatPowersGhostDIASource src = {.garray = garray};
   PetscInt               *remote, n;
   signed char            *slot;
-  PetscBool               done;
+  PetscBool               done, owndev = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(m - mpk->nown, &remote, range, &slot));
@@ -197,38 +204,49 @@ PetscErrorCode MatPowersGhostDIAFill(MatPowers mpk, Mat Ad, Mat Ao, const PetscI
   for (PetscInt d = 0; d < mpk->ndiag; d++) slot[mpk->offset[d] - mpk->offset[0]] = (signed char)d;
   src.remote = remote;
   src.slot   = slot;
-  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.ai, &src.aj, &done));
-  PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.bi, &src.bj, &done));
-  PetscCall(MatSeqAIJGetArrayRead(Ad, &src.aa));
-  PetscCall(MatSeqAIJGetArrayRead(Ao, &src.ba));
-  if (mpk->diacuda) { /* by blocks of rows through two pinned buffers: one is copied while the other is filled */
-    const PetscInt b = PetscMin(m, MAT_POWERS_DIA_BLOCK);
+  if (mpk->diaown) { /* the own rows where A's blocks keep them */
+    PetscCall(MatPowersGhostDIAOwnFillDevice(mpk, Ad, Ao, garray, &owndev));
+    PetscCheck(owndev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A's blocks no longer keep their entries in device memory");
+  }
+  if (!owndev) {
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.ai, &src.aj, &done));
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.bi, &src.bj, &done));
+    PetscCall(MatSeqAIJGetArrayRead(Ad, &src.aa));
+    PetscCall(MatSeqAIJGetArrayRead(Ao, &src.ba));
+  }
+  if (mpk->diacuda) { /* the rows left (the remote ones, or all) by blocks through two pinned buffers: one is copied while the other is filled */
+    const PetscInt b         = PetscMin(m, MAT_POWERS_DIA_BLOCK);
+    const PetscInt rows[2][2] = {{0, owndev ? mpk->ownoff : m}, {owndev ? mpk->ownoff + mpk->nown : m, m}}; /* all, or the remote rows before and after the own ones */
     PetscScalar   *pinned;
     cudaEvent_t    copied[2];
     cudaStream_t   stream;
+    PetscInt       nblocks = 0;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCallCUDA(cudaMallocHost((void **)&pinned, sizeof(PetscScalar) * 2 * mpk->ndiag * b));
     for (int k = 0; k < 2; k++) PetscCallCUDA(cudaEventCreateWithFlags(&copied[k], cudaEventDisableTiming));
-    for (PetscInt i0 = 0, k = 0; i0 < m; i0 += b, k = 1 - k) {
-      const PetscInt i1  = PetscMin(m, i0 + b);
-      PetscScalar   *buf = pinned + k * mpk->ndiag * b;
+    for (int r = 0; r < 2; r++)
+      for (PetscInt i0 = rows[r][0]; i0 < rows[r][1]; i0 += b, nblocks++) {
+        const PetscInt i1  = PetscMin(rows[r][1], i0 + b), k = nblocks % 2;
+        PetscScalar   *buf = pinned + k * mpk->ndiag * b;
 
-      if (i0 >= 2 * b) PetscCallCUDA(cudaEventSynchronize(copied[k])); /* the copy of this buffer's previous block is done */
-      PetscCall(MatPowersGhostDIARows(mpk, &src, i0, i1, buf, b));
-      PetscCallCUDA(cudaMemcpy2DAsync(mpk->dia + i0, sizeof(PetscScalar) * m, buf, sizeof(PetscScalar) * b, sizeof(PetscScalar) * (i1 - i0), mpk->ndiag, cudaMemcpyHostToDevice, stream));
-      PetscCallCUDA(cudaEventRecord(copied[k], stream));
-    }
+        if (nblocks >= 2) PetscCallCUDA(cudaEventSynchronize(copied[k])); /* the copy of this buffer's previous block is done */
+        PetscCall(MatPowersGhostDIARows(mpk, &src, i0, i1, buf, b));
+        PetscCallCUDA(cudaMemcpy2DAsync(mpk->dia + i0, sizeof(PetscScalar) * m, buf, sizeof(PetscScalar) * b, sizeof(PetscScalar) * (i1 - i0), mpk->ndiag, cudaMemcpyHostToDevice, stream));
+        PetscCallCUDA(cudaEventRecord(copied[k], stream));
+      }
     PetscCallCUDA(cudaStreamSynchronize(stream));
     for (int k = 0; k < 2; k++) PetscCallCUDA(cudaEventDestroy(copied[k]));
     PetscCallCUDA(cudaFreeHost(pinned));
-    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * mpk->ndiag * m));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * mpk->ndiag * (rows[0][1] - rows[0][0] + rows[1][1] - rows[1][0])));
   } else
     for (PetscInt i0 = 0; i0 < m; i0 += MAT_POWERS_DIA_BLOCK) PetscCall(MatPowersGhostDIARows(mpk, &src, i0, PetscMin(m, i0 + MAT_POWERS_DIA_BLOCK), mpk->dia + i0, m));
-  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &src.aa));
-  PetscCall(MatSeqAIJRestoreArrayRead(Ao, &src.ba));
-  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.ai, &src.aj, &done));
-  PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.bi, &src.bj, &done));
+  if (!owndev) {
+    PetscCall(MatSeqAIJRestoreArrayRead(Ad, &src.aa));
+    PetscCall(MatSeqAIJRestoreArrayRead(Ao, &src.ba));
+    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.ai, &src.aj, &done));
+    PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.bi, &src.bj, &done));
+  }
   PetscCall(PetscFree2(remote, slot));
   if (mpk->dinvext) PetscCall(MatPowersDIAScale(mpk, m, mpk->dinvext)); /* where the copy is */
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,6 +1,6 @@
 /*
    MatPowers internals, shared by matpowers.c (interface, plain products), matpowersghost.c (the depth-s
-   ghosted kernel), matpowersghostdia.c (its DIA copy), matpowershalo.c, matpowersshift.c and matpowersdia.cu.
+   ghosted kernel), matpowersghostdia.c and matpowersghostdiacuda.cu (its DIA copy), matpowershalo.c, matpowersshift.c and matpowersdia.cu.
 */
 #pragma once
 
@@ -80,6 +80,7 @@ struct _p_MatPowers {
   PetscInt     offset[MAT_DIA_MAX];
   PetscScalar *dia;     /* ndiag x n values, diagonal d of row i at dia[d * n + i] */
   PetscBool    diacuda; /* in device memory */
+  PetscBool    diaown;  /* ghosted: its own rows found and written on the GPU from A's blocks in device memory (else on the host) */
 
   /* ghosted: own rows through A's own blocks, remote rows (depth 1..gdepth-1) in R; extended vectors ordered own, depth 1, ..., depth gdepth */
   PetscBool    cuda;    /* the blocks multiply VECSEQCUDA vectors (else VECSEQ) */
@@ -101,7 +102,7 @@ struct _p_MatPowers {
   Vec          dinvext;
 };
 
-PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp;
+PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values;
 
 PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode MatPowersGhostBuild(MatPowers);
@@ -109,6 +110,8 @@ PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostReset(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostDIALayout(MatPowers, const PetscInt[], Mat, Mat, const PetscInt[]);
 PETSC_INTERN PetscErrorCode MatPowersGhostDIAFill(MatPowers, Mat, Mat, const PetscInt[]);
+PETSC_INTERN PetscErrorCode MatPowersGhostDIAOwnOffsetsDevice(MatPowers, Mat, Mat, const PetscInt[], PetscBool *, PetscInt *, PetscInt[]);
+PETSC_INTERN PetscErrorCode MatPowersGhostDIAOwnFillDevice(MatPowers, Mat, Mat, const PetscInt[], PetscBool *);
 PETSC_INTERN PetscErrorCode MatPowersApply_Ghosted(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
 PETSC_INTERN PetscErrorCode MatPowersHaloFetchRows(Mat, const PetscInt[], const PetscInt[], const PetscInt[], const PetscInt[], PetscInt, const PetscInt[], MatPowersRemoteRows *, MatPowersHalo *);
 PETSC_INTERN PetscErrorCode MatPowersHaloValues(Mat, const PetscInt[], const PetscScalar[], const PetscInt[], const PetscScalar[], MatPowersHalo *, PetscScalar[]);
