@@ -204,10 +204,7 @@ PetscErrorCode MatPowersGhostDIAFill(MatPowers mpk, Mat Ad, Mat Ao, const PetscI
   for (PetscInt d = 0; d < mpk->ndiag; d++) slot[mpk->offset[d] - mpk->offset[0]] = (signed char)d;
   src.remote = remote;
   src.slot   = slot;
-  if (mpk->diaown) { /* the own rows where A's blocks keep them */
-    PetscCall(MatPowersGhostDIAOwnFillDevice(mpk, Ad, Ao, garray, &owndev));
-    PetscCheck(owndev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A's blocks no longer keep their entries in device memory");
-  }
+  if (mpk->diaown) PetscCall(MatPowersGhostDIAOwnFillDevice(mpk, Ad, Ao, garray, &owndev)); /* the own rows where A's blocks keep them (else all rows below) */
   if (!owndev) {
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.ai, &src.aj, &done));
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.bi, &src.bj, &done));
