@@ -813,6 +813,12 @@ int main(int argc, char **argv)
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
          filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
       test:
+         # one process, pJDS, left: the DIA copy found and filled on the GPU from the jagged format, its rows scaled, refreshed
+         suffix: gpu_dia_pjds_np1
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_dia_np1.out
+      test:
          suffix: gpu_pjdscuda_partial_np2
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view -mpk_mat_powers_dia 0
@@ -880,6 +886,11 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_dia_np1_complex
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
+         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_dia_np1.out
+      test:
+         suffix: gpu_dia_pjds_np1_complex
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
          filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/matpowerstest_gpu_dia_np1.out
       test:

@@ -3,6 +3,7 @@
 */
 #include <algorithm>
 #include <petscjagged/private/diafind.h>
+#include <petscjagged/private/diabits.cuh>
 #include <petscbt.h>
 
 namespace {
@@ -11,12 +12,7 @@ namespace {
 __global__ void MarkKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, unsigned *bits)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
-      const long long b   = (long long)aj[k] - i + m - 1;
-      const unsigned  bit = 1u << (b % 32);
-
-      if (!(__ldcg(bits + b / 32) & bit)) atomicOr(bits + b / 32, bit); /* most entries find their bit set: no atomic */
-    }
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) MatDIAMarkBit(bits, (long long)aj[k] - i + m - 1);
   }
 }
 

@@ -243,8 +243,8 @@ PetscErrorCode MatPowersSetOptionsPrefix(MatPowers mpk, const char prefix[])
   Level: advanced
 
   Notes:
-  The copy is made for a `MATSEQAIJ` or `MATSEQAIJCUSPARSE` A whose entries lie on at most 32 diagonals
-  (a stencil): the values stored diagonal by diagonal, without column indices, the Jacobi
+  The copy is made for a `MATSEQAIJ`, `MATSEQAIJCUSPARSE`, `MATSEQJDSCUDA` or `MATSEQPJDSCUDA` A whose entries lie
+  on at most 32 diagonals (a stencil), on the GPU from A's entries there for the GPU types: the values stored diagonal by diagonal, without column indices, the Jacobi
   preconditioner folded into its columns (right) or rows (left), and the shift applied in the same kernel.
   Ghosted, on several processes, a process makes one for its extended rows (its own rows and the ghost
   rows, numbered in global order) when their columns form one range of global indices, as a

@@ -1,12 +1,13 @@
 /*
-   Plain products on one process through a DIA copy of A. When A is a MATSEQAIJ or MATSEQAIJCUSPARSE
-   whose entries lie on few diagonals (a DMDA stencil) and the preconditioner is none or Jacobi, the
+   Plain products on one process through a DIA copy of A. When A is a MATSEQAIJ, MATSEQAIJCUSPARSE or
+   jagged type whose entries lie on few diagonals (a DMDA stencil) and the preconditioner is none or Jacobi, the
    kernel keeps A's values diagonal by diagonal with the Jacobi scaling folded into their columns
    (B = A D^{-1}, right preconditioning) or rows (B = D^{-1} A, left), and one kernel makes a Newton basis vector: y = B x - re x (+ im^2 z for the second
    shift of a conjugate pair). Against PCApply(), MatMult() and the shift update it reads no column
    index and no inverse diagonal, and x once: for a 7-point stencil about 72 bytes a row against 140.
-   The copy is refreshed, values only, when A or the preconditioner change. The host loops are the
-   twins of the kernels.
+   The copy is refreshed, values only, when A or the preconditioner change. A MATSEQAIJCUSPARSE or a jagged
+   type has its copy found and filled on the GPU from its entries there (matpowersdiaentries.cu); the host
+   loops are the twins of the kernels.
 */
 #include "matpowersimpl.h"
 #include "matpowersdia.cuh"
@@ -14,13 +15,6 @@
 #include <algorithm>
 
 namespace {
-
-/* a[d * m + i] = A(i, j) dinv[j] (right) or dinv[i] A(i, j) (left) (dinv NULL: 1), j = i + off[d]; a is zero on entry */
-__global__ void DIAFillKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, const MatPowersDS *av, const MatPowersDS *dinv, bool left, MatPowersOffsets o, MatPowersDS *a)
-{
-  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) a[(size_t)MatPowersDiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[left ? i : aj[k]] : av[k];
-}
 
 /* a[d * m + i] *= dinv[j] (right) or dinv[i] (left), j = i + off[d]: the Jacobi scaling of a copy filled unscaled */
 __global__ void DIAScaleKernel(PetscInt m, MatPowersOffsets o, const MatPowersDS *dinv, bool left, MatPowersDS *a)
@@ -78,86 +72,103 @@ static PetscErrorCode MatPowersDIAPowerHost(PetscInt m, PetscInt ndiag, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The values of the DIA copy from A's and, with Jacobi, the preconditioner's current values */
-PetscErrorCode MatPowersDIAFill(MatPowers mpk)
+/* The host twin of the device fill: dia[d * m + i] = A(i, i + offset[d]) from A's host CSR, unscaled */
+static PetscErrorCode MatPowersDIAFillHost(MatPowers mpk, PetscScalar dia[])
 {
-  const PetscInt     m = mpk->A->rmap->n;
-  const PetscInt    *ai, *aj;
-  PetscScalar       *av;
-  const PetscScalar *dinv = NULL;
-  const MatPowersOffsets      o    = MatPowersToOffsets(mpk);
-  Vec                d = NULL, ones;
-  PetscMemType       mtype;
+  const MatPowersOffsets o = MatPowersToOffsets(mpk);
+  const PetscInt        *ai, *aj;
+  const PetscScalar     *av;
+  PetscInt               m;
+  PetscBool              done;
 
   PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(mpk->A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCall(MatSeqAIJGetArrayRead(mpk->A, &av));
+  PetscCall(PetscArrayzero(dia, mpk->ndiag * m));
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) dia[MatPowersDiagonalOf(o, aj[k] - i) * m + i] = av[k];
+  PetscCall(MatSeqAIJRestoreArrayRead(mpk->A, &av));
+  PetscCall(MatRestoreRowIJ(mpk->A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The values of the DIA copy from A's and, with Jacobi, the preconditioner's current values: filled where the copy
+  is (on the GPU from A's entries there; where A no longer keeps them there, on the host and copied), then scaled
+*/
+PetscErrorCode MatPowersDIAFill(MatPowers mpk)
+{
+  const PetscInt m  = mpk->A->rmap->n;
+  PetscBool      ok = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (mpk->diacuda) PetscCall(MatPowersDIAFillDevice(mpk, mpk->A, NULL, NULL, m, 0, &ok));
+  if (!mpk->diacuda) PetscCall(MatPowersDIAFillHost(mpk, mpk->dia));
+  else if (!ok) {
+    PetscScalar *dia;
+
+    PetscCall(PetscMalloc1(mpk->ndiag * m, &dia));
+    PetscCall(MatPowersDIAFillHost(mpk, dia));
+    PetscCallCUDA(cudaMemcpy(mpk->dia, dia, sizeof(PetscScalar) * mpk->ndiag * m, cudaMemcpyHostToDevice));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * mpk->ndiag * m));
+    PetscCall(PetscFree(dia));
+  }
   if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* the inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x) */
+    Vec d, ones;
+
     PetscCall(MatCreateVecs(mpk->A, &ones, &d));
     PetscCall(VecSet(ones, 1.0));
     PetscCall(PCApply(mpk->pc, ones, d));
+    PetscCall(MatPowersDIAScale(mpk, m, d));
     PetscCall(VecDestroy(&ones));
+    PetscCall(VecDestroy(&d));
   }
-  PetscCall(MatSeqAIJGetCSRAndMemType(mpk->A, &ai, &aj, &av, &mtype));
-  if (mpk->diacuda) {
-    cudaStream_t stream;
-
-    PetscCheck(PetscMemTypeDevice(mtype), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the device CSR of a MATSEQAIJCUSPARSE");
-    if (d) PetscCall(VecCUDAGetArrayRead(d, &dinv));
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(cudaMemsetAsync(mpk->dia, 0, sizeof(PetscScalar) * mpk->ndiag * m, stream));
-    DIAFillKernel<<<MatPowersBlocks(m), 256, 0, stream>>>(m, ai, aj, reinterpret_cast<const MatPowersDS *>(av), reinterpret_cast<const MatPowersDS *>(dinv), mpk->side == PC_LEFT, o, reinterpret_cast<MatPowersDS *>(mpk->dia));
-    PetscCallCUDA(cudaGetLastError());
-    if (d) PetscCall(VecCUDARestoreArrayRead(d, &dinv));
-  } else {
-    if (d) PetscCall(VecGetArrayRead(d, &dinv));
-    PetscCall(PetscArrayzero(mpk->dia, mpk->ndiag * m));
-    for (PetscInt i = 0; i < m; i++) /* the host twin of DIAFillKernel */
-      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) mpk->dia[MatPowersDiagonalOf(o, aj[k] - i) * m + i] = dinv ? av[k] * dinv[mpk->side == PC_LEFT ? i : aj[k]] : av[k];
-    if (d) PetscCall(VecRestoreArrayRead(d, &dinv));
-  }
-  PetscCall(VecDestroy(&d));
   PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &mpk->Astate)); /* taking the CSR may count as a change */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  On one process, with no preconditioner or Jacobi: the DIA copy when A is a MATSEQAIJ(CUSPARSE) whose
-  entries lie on at most MAT_DIA_MAX diagonals and their values take no more bytes than its CSR;
-  mpk->ndiag stays 0 otherwise
+  On one process, with no preconditioner or Jacobi: the DIA copy when A is a MATSEQAIJ, or a MATSEQAIJCUSPARSE or
+  jagged type keeping its entries on the GPU with CUDA vectors, whose entries lie on at most MAT_DIA_MAX diagonals and
+  their values take no more bytes than its CSR; mpk->ndiag stays 0 otherwise
 */
 PetscErrorCode MatPowersDIASetUp(MatPowers mpk)
 {
-  Mat                A = mpk->A;
-  MatInfo            info;
-  PetscBool          seqaij, cusparse;
-  const PetscInt    *ai, *aj;
-  PetscScalar       *av;
-  PetscMemType       mtype;
-  PetscInt           ndiag, offset[MAT_DIA_MAX];
-  const PetscInt     m = A->rmap->n;
-  cudaStream_t       stream = NULL;
+  Mat            A = mpk->A;
+  MatInfo        info;
+  PetscBool      seqaij, device, ok;
+  PetscInt       ndiag, offset[MAT_DIA_MAX];
+  const PetscInt m = A->rmap->n;
 
   PetscFunctionBegin;
   mpk->ndiag = 0;
   if (!mpk->usedia || mpk->pckind == MAT_POWERS_PC_OTHER || A->rmap->n != A->cmap->n || !m) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij)); /* exactly these types: their CSR is the matrix */
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
-  if (!seqaij && !cusparse) PetscFunctionReturn(PETSC_SUCCESS);
-  if (cusparse) { /* the products run where the vectors are */
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij)); /* exactly these types: their CSR or format is the matrix */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &device, MATSEQAIJCUSPARSE, MATSEQPJDSCUDA, MATSEQJDSCUDA, ""));
+  if (!seqaij && !device) PetscFunctionReturn(PETSC_SUCCESS);
+  if (device) { /* the products run where the vectors are; the offsets are found where A keeps its entries (not on the GPU: no copy) */
     VecType   vtype;
     PetscBool cuda;
 
     PetscCall(MatGetVecType(A, &vtype));
     PetscCall(PetscStrcmpAny(vtype, &cuda, VECCUDA, VECSEQCUDA, ""));
     if (!cuda || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(MatPowersDIAOffsetsDevice(mpk, A, NULL, NULL, &ok, &ndiag, offset));
+    if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
+  } else {
+    const PetscInt *ai, *aj;
+    PetscInt        n;
+    PetscBool       done;
+
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCall(MatDIAFindDiagonals(m, m, ai, aj, PETSC_FALSE, NULL, &ndiag, offset));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   }
   PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
-  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &av, &mtype));
-  PetscCall(MatDIAFindDiagonals(m, m, ai, aj, (PetscBool)PetscMemTypeDevice(mtype), stream, &ndiag, offset));
   if (!MatDIAFewerBytes(ndiag, m, (PetscInt)info.nz_used, sizeof(PetscScalar), 1.0)) PetscFunctionReturn(PETSC_SUCCESS); /* the fused kernel saves the PC and shift passes besides */
   mpk->ndiag = ndiag;
   for (PetscInt d = 0; d < ndiag; d++) mpk->offset[d] = offset[d];
-  PetscCall(MatPowersDIAAlloc(mpk, m, cusparse));
+  PetscCall(MatPowersDIAAlloc(mpk, m, device));
   PetscCall(MatPowersDIAFill(mpk));
   PetscCall(PetscInfo(mpk, "Plain products through a DIA copy of A: %" PetscInt_FMT " diagonals\n", ndiag));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,6 +1,6 @@
 /*
-   What the DIA kernels of MatPowers share (matpowersdia.cu: the copy and its fused step; matpowersghostdiacuda.cu:
-   the ghosted copy's own rows built on the GPU): the device scalar, the diagonals' offsets as a kernel argument,
+   What the DIA kernels of MatPowers share (matpowersdia.cu: the copy and its fused step; matpowersdiaentries.cu:
+   a copy's own rows found and filled on the GPU from A's blocks): the device scalar, the diagonals' offsets as a kernel argument,
    the diagonal of an offset, the launch size.
 */
 #pragma once

@@ -5,7 +5,7 @@
    extended rows fit in one DIA array; a basis vector is then the one-rank fused kernel (matpowersdia.cu).
 
    Where A's blocks keep their entries in device memory, the own rows' offsets and values are found and written on
-   the GPU (matpowersghostdiacuda.cu) and only the remote rows here. Here the values are written by blocks of rows,
+   the GPU (matpowersdiaentries.cu) and only the remote rows here. Here the values are written by blocks of rows,
    each diagonal's slot found in a table of the offsets, into the DIA array itself on the host or, for the GPU,
    into two pinned blocks that are copied to the device in turn while the next is filled: no full-size host array,
    no search per entry.
@@ -68,7 +68,7 @@ PetscErrorCode MatPowersGhostDIALayout(MatPowers mpk, const PetscInt ghost[], Ma
   }
   if (gmax - gmin + 1 != mpk->ncols) PetscFunctionReturn(PETSC_SUCCESS);
   if (mpk->cuda) { /* the own rows' offsets on the GPU, where A's blocks keep their entries */
-    PetscCall(MatPowersGhostDIAOwnOffsetsDevice(mpk, Ad, Ao, garray, &owndev, &ndiag, offset));
+    PetscCall(MatPowersDIAOffsetsDevice(mpk, Ad, Ao, garray, &owndev, &ndiag, offset));
     if (ndiag > MAT_DIA_MAX) PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
@@ -204,7 +204,7 @@ PetscErrorCode MatPowersGhostDIAFill(MatPowers mpk, Mat Ad, Mat Ao, const PetscI
   for (PetscInt d = 0; d < mpk->ndiag; d++) slot[mpk->offset[d] - mpk->offset[0]] = (signed char)d;
   src.remote = remote;
   src.slot   = slot;
-  if (mpk->diaown) PetscCall(MatPowersGhostDIAOwnFillDevice(mpk, Ad, Ao, garray, &owndev)); /* the own rows where A's blocks keep them (else all rows below) */
+  if (mpk->diaown) PetscCall(MatPowersDIAFillDevice(mpk, Ad, Ao, garray, m, mpk->ownoff, &owndev)); /* the own rows where A's blocks keep them (else all rows below) */
   if (!owndev) {
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.ai, &src.aj, &done));
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &src.bi, &src.bj, &done));

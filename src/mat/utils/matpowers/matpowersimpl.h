@@ -1,6 +1,7 @@
 /*
    MatPowers internals, shared by matpowers.c (interface, plain products), matpowersghost.c (the depth-s
-   ghosted kernel), matpowersghostdia.c and matpowersghostdiacuda.cu (its DIA copy), matpowershalo.c, matpowersshift.c and matpowersdia.cu.
+   ghosted kernel), matpowersghostdia.c (its DIA copy), matpowershalo.c, matpowersshift.c, matpowersdia.cu (the DIA
+   copies' kernels, the one-process copy) and matpowersdiaentries.cu (a copy's own rows from A's blocks on the GPU).
 */
 #pragma once
 
@@ -110,8 +111,6 @@ PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostReset(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostDIALayout(MatPowers, const PetscInt[], Mat, Mat, const PetscInt[]);
 PETSC_INTERN PetscErrorCode MatPowersGhostDIAFill(MatPowers, Mat, Mat, const PetscInt[]);
-PETSC_INTERN PetscErrorCode MatPowersGhostDIAOwnOffsetsDevice(MatPowers, Mat, Mat, const PetscInt[], PetscBool *, PetscInt *, PetscInt[]);
-PETSC_INTERN PetscErrorCode MatPowersGhostDIAOwnFillDevice(MatPowers, Mat, Mat, const PetscInt[], PetscBool *);
 PETSC_INTERN PetscErrorCode MatPowersApply_Ghosted(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
 PETSC_INTERN PetscErrorCode MatPowersHaloFetchRows(Mat, const PetscInt[], const PetscInt[], const PetscInt[], const PetscInt[], PetscInt, const PetscInt[], MatPowersRemoteRows *, MatPowersHalo *);
 PETSC_INTERN PetscErrorCode MatPowersHaloValues(Mat, const PetscInt[], const PetscScalar[], const PetscInt[], const PetscScalar[], MatPowersHalo *, PetscScalar[]);
@@ -122,5 +121,7 @@ PETSC_INTERN PetscErrorCode MatPowersDIAReset(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersApply_DIA(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
 PETSC_INTERN PetscErrorCode MatPowersDIAAlloc(MatPowers, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode MatPowersDIAScale(MatPowers, PetscInt, Vec);
+PETSC_INTERN PetscErrorCode MatPowersDIAOffsetsDevice(MatPowers, Mat, Mat, const PetscInt[], PetscBool *, PetscInt *, PetscInt[]);
+PETSC_INTERN PetscErrorCode MatPowersDIAFillDevice(MatPowers, Mat, Mat, const PetscInt[], PetscInt, PetscInt, PetscBool *);
 PETSC_INTERN PetscErrorCode MatPowersDIAStep(MatPowers, PetscInt, Vec, Vec, PetscScalar, PetscScalar, Vec);
 PETSC_INTERN PetscErrorCode MatPowersShift(PetscInt, const PetscScalar[], const PetscReal[], Vec, Vec, Vec);

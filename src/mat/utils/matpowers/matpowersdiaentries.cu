@@ -1,13 +1,15 @@
 /*
-   The own rows of the ghosted kernel's DIA copy, found and filled on the GPU (matpowersghostdia.c calls). Where A's
-   diagonal and off-diagonal blocks keep their entries in device memory (a MATSEQAIJCUSPARSE's CSR, a jagged type's
-   format and values), one pass marks their offsets (column - row, in global indices) in a bitmap and a second writes
-   their values into the DIA array where it lies, one thread a row; only the remote rows, a few planes of a slab, are
-   then written on the host. The host twins are the own-row loops of MatPowersGhostDIALayout() and
-   MatPowersGhostDIARows(), which run where the blocks are elsewhere (the host types, -mat_jagged_host).
+   A DIA copy's rows found and filled on the GPU from the blocks of A that keep their entries in device memory (a
+   MATSEQAIJCUSPARSE's CSR, a jagged type's format and values): one pass marks the entries' offsets (global column -
+   global row) in a bitmap, a second writes their values into the DIA array where it lies, one thread a row. Used
+   for the one-process copy of A (matpowersdia.cu) and the own rows of the ghosted kernel's copy
+   (matpowersghostdia.c, which writes the remote rows on the host). The host twins are the CSR loops of
+   MatPowersDIASetUp() and MatPowersDIAFill() (one process), MatPowersGhostDIALayout() and MatPowersGhostDIARows()
+   (own rows), which run where the blocks are elsewhere (MATSEQAIJ, -mat_jagged_host).
 */
 #include "matpowersdia.cuh"
 #include <petscjagged/private/seqjagged.h>
+#include <petscjagged/private/diabits.cuh>
 
 namespace {
 
@@ -70,13 +72,7 @@ __global__ void MatPowersVisitKernel(const MatPowersEntries e, PetscInt rstart, 
 struct MatPowersMarkOp {
   unsigned *bits;
   long long bias;
-  __device__ void operator()(PetscInt, PetscInt off, MatPowersDS) const
-  {
-    const long long b   = off + bias;
-    const unsigned  bit = 1u << (b % 32);
-
-    if (!(__ldcg(bits + b / 32) & bit)) atomicOr(bits + b / 32, bit);
-  }
+  __device__ void operator()(PetscInt, PetscInt off, MatPowersDS) const { MatDIAMarkBit(bits, off + bias); }
 };
 
 /* Writes the value at dia[d * m + ownoff + row], d the diagonal of the offset (one thread a row: no race) */
@@ -151,11 +147,14 @@ static PetscErrorCode MatPowersEntriesRestore(Mat B, MatPowersEntries *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* op on the entries of the own rows, Ad's and Ao's, on stream; *ok false (and nothing done) unless both keep them in device memory */
+/*
+  op on the entries of the own rows, Ad's and Ao's (NULL on one process: Ad is A), on stream; *ok false (and nothing
+  done) unless both keep them in device memory
+*/
 template <typename Op>
-static PetscErrorCode MatPowersGhostVisitOwn(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[], cudaStream_t stream, const Op &op, PetscBool *ok)
+static PetscErrorCode MatPowersVisitOwn(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[], cudaStream_t stream, const Op &op, PetscBool *ok)
 {
-  const PetscInt   rstart = mpk->A->rmap->rstart, ng = Ao->cmap->n;
+  const PetscInt   rstart = mpk->A->rmap->rstart, ng = Ao ? Ao->cmap->n : 0;
   MatPowersEntries ed, eo;
   PetscBool        okd, oko;
   PetscInt        *dgarray = NULL;
@@ -183,10 +182,11 @@ static PetscErrorCode MatPowersGhostVisitOwn(MatPowers mpk, Mat Ad, Mat Ao, cons
 }
 
 /*
-  The offsets (global column - global row) of the own rows' entries, found on the GPU: *ndiag of them (MAT_DIA_MAX + 1:
-  more), ascending in offset[]; *ok false, and nothing found, unless A's blocks keep their entries in device memory
+  MatPowersDIAOffsetsDevice - the offsets (global column - global row) of the own rows' entries, Ad's and Ao's (NULL on
+  one process), found on the GPU: *ndiag of them (MAT_DIA_MAX + 1: more), ascending in offset[]; *ok false, and nothing
+  found, unless the blocks keep their entries in device memory
 */
-PetscErrorCode MatPowersGhostDIAOwnOffsetsDevice(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[], PetscBool *ok, PetscInt *ndiag, PetscInt offset[])
+PetscErrorCode MatPowersDIAOffsetsDevice(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[], PetscBool *ok, PetscInt *ndiag, PetscInt offset[])
 {
   const PetscInt  N     = mpk->A->rmap->N;
   const long long nbits = 2LL * N - 1, nwords = (nbits + 31) / 32; /* offsets -(N - 1) .. N - 1 */
@@ -199,17 +199,18 @@ PetscErrorCode MatPowersGhostDIAOwnOffsetsDevice(MatPowers mpk, Mat Ad, Mat Ao, 
   op.bias = N - 1;
   PetscCallCUDA(cudaMallocAsync((void **)&op.bits, sizeof(unsigned) * nwords, stream));
   PetscCallCUDA(cudaMemsetAsync(op.bits, 0, sizeof(unsigned) * nwords, stream));
-  PetscCall(MatPowersGhostVisitOwn(mpk, Ad, Ao, garray, stream, op, ok));
+  PetscCall(MatPowersVisitOwn(mpk, Ad, Ao, garray, stream, op, ok));
   if (*ok) PetscCall(MatDIACollectDiagonals(nbits, op.bias, op.bits, stream, ndiag, offset));
   PetscCallCUDA(cudaFreeAsync(op.bits, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  The own rows of the DIA copy (device memory, all of it zeroed first) from A's blocks in device memory; *ok false, and
-  nothing written, unless both keep their entries there
+  MatPowersDIAFillDevice - the own rows of the DIA copy of m rows (device memory, all of it zeroed first), unscaled, own
+  row i at row ownoff + i, from Ad and Ao (NULL on one process) in device memory; *ok false, and nothing written, unless
+  both keep their entries there
 */
-PetscErrorCode MatPowersGhostDIAOwnFillDevice(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[], PetscBool *ok)
+PetscErrorCode MatPowersDIAFillDevice(MatPowers mpk, Mat Ad, Mat Ao, const PetscInt garray[], PetscInt m, PetscInt ownoff, PetscBool *ok)
 {
   MatPowersFillOp op;
   cudaStream_t    stream;
@@ -217,10 +218,10 @@ PetscErrorCode MatPowersGhostDIAOwnFillDevice(MatPowers mpk, Mat Ad, Mat Ao, con
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   op.o      = MatPowersToOffsets(mpk);
-  op.m      = mpk->ncols;
-  op.ownoff = mpk->ownoff;
+  op.m      = m;
+  op.ownoff = ownoff;
   op.dia    = reinterpret_cast<MatPowersDS *>(mpk->dia);
-  PetscCallCUDA(cudaMemsetAsync(mpk->dia, 0, sizeof(PetscScalar) * mpk->ndiag * mpk->ncols, stream));
-  PetscCall(MatPowersGhostVisitOwn(mpk, Ad, Ao, garray, stream, op, ok));
+  PetscCallCUDA(cudaMemsetAsync(mpk->dia, 0, sizeof(PetscScalar) * mpk->ndiag * m, stream));
+  PetscCall(MatPowersVisitOwn(mpk, Ad, Ao, garray, stream, op, ok));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
