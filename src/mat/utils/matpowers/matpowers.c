@@ -9,7 +9,7 @@
 #include <petscjagged/private/jaggednccl.h>
 
 PetscClassId  MATPOWERS_CLASSID;
-PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values;
+PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan;
 
 /*S
    MatPowers - The matrix-powers kernel: k <= s new vectors of a (shifted) Krylov basis of B = A M^{-1}
@@ -24,8 +24,10 @@ PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_
    of the ghost rows (the paper's surface-to-volume ratio and extra flops) and the halo exchanges made.
    The `-log_view` events are MatPowers (`MatPowersApply()`) and MatPowersSetUp (set-up and refreshes), within
    which MatPowersGhosts (the ghost rows' structure fetched from their owners, the halo exchange's plan, the DIA
-   copy's diagonals) and MatPowersValues (the extended rows' values: the remote ones fetched, the DIA copy written;
-   again at each values-only refresh).
+   copy's diagonals; within it MatPowersFetch, the rows' messages, MatPowersLayer, the columns of each new
+   layer sorted and merged, and MatPowersPlan, the remote rows sorted, the DIA copy's layout and the
+   exchange's plan) and MatPowersValues (the extended rows' values: the remote ones fetched, the DIA copy
+   written; again at each values-only refresh).
 
 .seealso: `MatCreateMatrixPowers()`, `MatPowersApply()`, `MatPowersType`, `KSPCAGMRES`
 S*/

@@ -260,10 +260,14 @@ static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limi
       const PetscInt    keep[3] = {rr.n, mpk->nrows, norder}; /* the depth-d kernel, should this round pass the limit */
       const PetscMPIInt keepmsg[2] = {mpk->halo.nsend, mpk->halo.nrecv};
 
+      PetscCall(PetscLogEventBegin(MAT_POWERS_Fetch, mpk, 0, 0, 0));
       PetscCall(MatPowersHaloFetchRows(A, ai, aj, bi, gB, nl, ghost + front - mpk->nown, &rr, &mpk->halo));
+      PetscCall(PetscLogEventEnd(MAT_POWERS_Fetch, mpk, 0, 0, 0));
       mpk->nrows = norder;
       front      = norder;
+      PetscCall(PetscLogEventBegin(MAT_POWERS_Layer, mpk, 0, 0, 0));
       PetscCall(MatPowersNextLayer(A, &rr, e0, &known, mpk->nown, &ghost, &norder));
+      PetscCall(PetscLogEventEnd(MAT_POWERS_Layer, mpk, 0, 0, 0));
       if (limit < PETSC_MAX_REAL) { /* the extra flops only grow with depth: stop once they pass the limit (FEM matrices at depth 1 or 2) */
         loc[0] = mpk->nown ? (PetscReal)(norder - mpk->nown) / mpk->nown : 0;
         loc[1] = mpk->nnzown ? (PetscReal)(mpk->nnzown + rr.nnz) / mpk->nnzown - 1 : 0;
@@ -305,6 +309,7 @@ static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limi
   mpk->nnzext = mpk->nnzown + rr.nnz;
 
   /* the remote rows' entries, ascending in each row (R's CSR), and where R's values come from */
+  PetscCall(PetscLogEventBegin(MAT_POWERS_Plan, mpk, 0, 0, 0));
   mpk->rowptr = rr.rowptr;
   mpk->cols   = rr.gcols;
   PetscCall(PetscMalloc3(rr.nnz, &mpk->perm, rr.nnz, &mpk->vals, rr.nnz, &mpk->rvals));
@@ -325,6 +330,7 @@ static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limi
     PetscCall(JaggedHaloCreate(sf, sizeof(PetscScalar), mpk->cuda, mpk->exchangetype, &mpk->exchange));
     PetscCall(PetscSFDestroy(&sf));
   }
+  PetscCall(PetscLogEventEnd(MAT_POWERS_Plan, mpk, 0, 0, 0));
   PetscCall(PetscFree(ghost));
 
   loc[0] = mpk->nown ? (PetscReal)(mpk->ncols - mpk->nown) / mpk->nown : 0;
