@@ -27,7 +27,7 @@ struct _n_JaggedHalo {
   JaggedNCCL   nccl;   /* the exchange runs through NCCL (device arrays), else through MPI */
   const char  *reversesrc; /* NCCL: the ghost entries the reverse exchange sends */
   const char  *why;    /* why not through NCCL, when asked for */
-  cudaStream_t copy;   /* of the copies to and from the host, or of the NCCL exchange */
+  cudaStream_t copy;   /* of the copies to and from the host, or of the NCCL exchange; of the greatest priority */
   cudaEvent_t  packed, sent, arrived;
 };
 
@@ -186,7 +186,12 @@ PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, Petsc
       PetscCallCUDA(cudaMalloc((void **)&h->drecv, unit * PetscMax(h->recvoff[nr], 1)));
       PetscCall(JaggedHaloDeviceIndices(h->recvoff[nr], h->recvidx, &h->drecvidx));
     }
-    PetscCallCUDA(cudaStreamCreateWithFlags(&h->copy, cudaStreamNonBlocking));
+    { /* the greatest priority: NCCL's kernels take SMs as the diagonal block's product frees them, not after it */
+      int least, greatest;
+
+      PetscCallCUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      PetscCallCUDA(cudaStreamCreateWithPriority(&h->copy, cudaStreamNonBlocking, greatest));
+    }
     for (cudaEvent_t *e : {&h->packed, &h->sent, &h->arrived}) PetscCallCUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     PetscCallCUDA(cudaEventRecord(h->arrived, h->copy)); /* nothing in flight yet */
   } else {
