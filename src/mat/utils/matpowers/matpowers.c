@@ -588,6 +588,10 @@ static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const Pets
   to ghosted when there is more than one process, the preconditioner is local and the extra flops
   are at most `-mat_powers_max_extra_flops`; with `-mat_powers_partial`, to ghosted to the deepest depth t,
   2 <= t < s, within that limit (one halo exchange every t products) where depth s passes it; to plain otherwise.
+  On the GPU it ghosts only where every process's extended rows go through the DIA copy (see `MatPowersSetUseDIA()`):
+  the ghosted kernel's generic block products are slower there than plain products, whose halo exchange the
+  matrix hides behind its diagonal block's product; a matrix whose own rows lie on more than 32 diagonals (a
+  finite-element matrix) resolves to plain before its ghost layers are examined.
 
   `MatPowersApply()` calls it when needed.
 
@@ -596,7 +600,7 @@ static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const Pets
 PetscErrorCode MatPowersSetUp(MatPowers mpk)
 {
   PetscMPIInt size;
-  PetscBool   ghost_ok;
+  PetscBool   ghost_ok, gpunodia = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
@@ -614,7 +618,14 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mpk), &size));
   /* the ghost layers (s - 1 rounds fetching the boundary rows, a scatter) only when the ghosted kernel may be chosen */
   mpk->s2v = mpk->extra = MAT_POWERS_NOT_EXAMINED;
-  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk, mpk->reqtype == MAT_POWERS_AUTO ? mpk->max_extra_flops : PETSC_MAX_REAL, (PetscBool)(mpk->reqtype == MAT_POWERS_AUTO && mpk->partial)));
+  if (mpk->reqtype == MAT_POWERS_AUTO && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && size > 1) PetscCall(MatPowersGhostGPUWithoutDIA(mpk, &gpunodia));
+  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && !gpunodia && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk, mpk->reqtype == MAT_POWERS_AUTO ? mpk->max_extra_flops : PETSC_MAX_REAL, (PetscBool)(mpk->reqtype == MAT_POWERS_AUTO && mpk->partial)));
+  if (mpk->reqtype == MAT_POWERS_AUTO && !gpunodia && mpk->s2v >= 0) { /* after the layers: some process's extended rows on the GPU outside a DIA copy */
+    PetscMPIInt loc = (PetscMPIInt)(mpk->cuda && !mpk->ndiag), glob;
+
+    PetscCallMPI(MPIU_Allreduce(&loc, &glob, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)mpk)));
+    gpunodia = (PetscBool)(glob > 0);
+  }
   ghost_ok = (PetscBool)(mpk->s2v >= 0 || mpk->s2v == MAT_POWERS_NOT_EXAMINED);
   if (mpk->reqtype == MAT_POWERS_PLAIN) {
     mpk->type   = MAT_POWERS_PLAIN;
@@ -637,6 +648,9 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   } else if (mpk->extra > mpk->max_extra_flops) {
     mpk->type   = MAT_POWERS_PLAIN;
     mpk->reason = "the ghost rows cost more extra flops than -mat_powers_max_extra_flops";
+  } else if (gpunodia) {
+    mpk->type   = MAT_POWERS_PLAIN;
+    mpk->reason = "on the GPU the ghosted kernel pays only through the DIA copy of the extended rows (a stencil split into slabs), which this matrix or its preconditioner cannot have: plain products, each exchange hidden behind the diagonal block's product";
   } else if (mpk->gdepth < mpk->s) {
     mpk->type   = MAT_POWERS_GHOSTED;
     mpk->reason = "partly ghosted: the depth-s ghost rows cost more extra flops than -mat_powers_max_extra_flops, a smaller depth does not (-mat_powers_partial)";

@@ -105,6 +105,7 @@ struct _p_MatPowers {
 
 PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan;
 
+PETSC_INTERN PetscErrorCode MatPowersGhostGPUWithoutDIA(MatPowers, PetscBool *);
 PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode MatPowersGhostBuild(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
