@@ -650,7 +650,7 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
     mpk->reason = "the ghost rows cost more extra flops than -mat_powers_max_extra_flops";
   } else if (gpunodia) {
     mpk->type   = MAT_POWERS_PLAIN;
-    mpk->reason = "on the GPU the ghosted kernel pays only through the DIA copy of the extended rows (a stencil split into slabs), which this matrix or its preconditioner cannot have: plain products, each exchange hidden behind the diagonal block's product";
+    mpk->reason = "on the GPU the ghosted kernel pays only through the DIA copy of the extended rows (a stencil split into slabs), which this matrix cannot have (more than 32 diagonals, or extended columns that are not one range) or -mat_powers_dia turned off: plain products, each exchange hidden behind the diagonal block's product";
   } else if (mpk->gdepth < mpk->s) {
     mpk->type   = MAT_POWERS_GHOSTED;
     mpk->reason = "partly ghosted: the depth-s ghost rows cost more extra flops than -mat_powers_max_extra_flops, a smaller depth does not (-mat_powers_partial)";

@@ -60,10 +60,10 @@ static PetscErrorCode MatPowersGetBlocks(Mat A, Mat *Ad, Mat *Ao, const PetscInt
 
 /*
   MatPowersGhostGPUWithoutDIA - whether, on some process, A's blocks multiply on the GPU and the ghosted kernel could not
-  go through the DIA copy: the copy is turned off, the preconditioner is not folded into it, or the own rows' entries lie
-  on more than MAT_DIA_MAX diagonals (found on the GPU, one pass over the blocks' entries). The ghosted kernel then runs
-  through the blocks' generic products, which on the GPU are slower than plain products whose exchanges hide behind the
-  diagonal block's product (bench/RESULTS.md), so auto resolves to plain without examining the ghost layers. Collective.
+  go through the DIA copy: the copy is turned off, or the own rows' entries lie on more than MAT_DIA_MAX diagonals
+  (found on the GPU, one pass over the blocks' entries). The ghosted kernel then runs through the blocks' generic
+  products, which on the GPU are slower than plain products whose exchanges hide behind the diagonal block's product
+  (bench/RESULTS.md), so auto resolves to plain without examining the ghost layers. Collective.
 */
 PetscErrorCode MatPowersGhostGPUWithoutDIA(MatPowers mpk, PetscBool *without)
 {
@@ -76,7 +76,7 @@ PetscErrorCode MatPowersGhostGPUWithoutDIA(MatPowers mpk, PetscBool *without)
   PetscFunctionBegin;
   PetscCall(MatPowersGetBlocks(mpk->A, &Ad, &Ao, &garray, &cuda, &ok));
   if (ok && cuda) {
-    if (!mpk->usedia || mpk->pckind == MAT_POWERS_PC_OTHER) loc = 1;
+    if (!mpk->usedia) loc = 1;
     else {
       PetscCall(MatPowersDIAOffsetsDevice(mpk, Ad, Ao, garray, &dev, &ndiag, offset));
       loc = (PetscMPIInt)(dev && ndiag > MAT_DIA_MAX); /* entries not on the GPU: examined as on the host */
