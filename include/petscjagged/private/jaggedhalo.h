@@ -6,7 +6,10 @@
    caller launched between the two runs while the messages travel. Through MPI (not CUDA-aware):
    Begin() gathers the values and copies them to pinned host memory on the halo's stream; End() sends
    them, receives the ghosts and copies them to the device, and makes the caller's stream wait for
-   them. The caller launches its local product between the two. The reverse exchange (ReverseBegin()/ReverseEnd())
+   them. Through a GPU-aware MPI (`-use_gpu_aware_mpi`, PETSc's own switch): Begin() gathers the values;
+   End() waits for the gather, hands the device buffers to MPI (the ghosts received straight into the ghost
+   vector where they are contiguous there) and returns when they have arrived. The caller launches its local
+   product between the two. The reverse exchange (ReverseBegin()/ReverseEnd())
    sends ghost entries back and adds them to their owners' entries, for transpose products. With host
    arrays the same exchanges run on the host (the reference twin of the gather/scatter/add kernels).
 */
@@ -19,7 +22,7 @@
 typedef struct _n_JaggedHalo *JaggedHalo;
 
 PETSC_INTERN PetscErrorCode JaggedHaloCreate(PetscSF, size_t, PetscBool, PetscJaggedExchange, JaggedHalo *);
-PETSC_INTERN PetscErrorCode JaggedHaloGetExchange(JaggedHalo, PetscJaggedExchange *, const char **);
+PETSC_INTERN PetscErrorCode JaggedHaloGetExchange(JaggedHalo, const char **, const char **);
 PETSC_INTERN PetscErrorCode JaggedHaloBegin(JaggedHalo, const void *, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloEnd(JaggedHalo, void *, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloReverseBegin(JaggedHalo, const void *, cudaStream_t);

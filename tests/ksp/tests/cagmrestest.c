@@ -493,4 +493,13 @@ int main(int argc, char **argv)
          args: -mat_type aijcusparse -problem cd2 -scale 1e40 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_s 10 -m 30 -ca_view
          filter: grep -E -o "all [1-9][0-9]* checks passed|block size reductions after Inf/NaN: [1-9]|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/Inf.NaN: [1-9]/Inf-NaN: at least one/"
 
+   test:
+      # through a GPU-aware MPI (generated with PJ_GPU_AWARE_MPI=1, where mpiexec runs one): the ghosted kernel's and the
+      # products' halo exchanges hand device buffers to MPI
+      requires: cuda_device gpu_aware_mpi
+      suffix: cudampi_pjdscuda_np2
+      nsize: 2
+      args: -use_gpu_aware_mpi 1 -mat_type pjdscuda -problem cd3 -n 24 -pc jacobi -compare_seq -ca_mat_powers_type ghosted -ca_view
+      filter: grep -E -o "all [1-9][0-9]* checks passed|basis storage: mpidensecuda|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      output_file: output/cagmrestest_gpu_aijcusparse_np2.out
 TEST*/

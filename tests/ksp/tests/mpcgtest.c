@@ -524,6 +524,22 @@ int main(int argc, char **argv)
          requires: complex
          args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/mhd1280b.mtx -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 20 -error_ratio 50
 
+   # through a GPU-aware MPI (generated with PJ_GPU_AWARE_MPI=1, where mpiexec runs one): the operator's and the
+   # inner iterations' halo exchanges hand device buffers to MPI
+   testset:
+      requires: cuda_device gpu_aware_mpi
+      args: -use_gpu_aware_mpi 1
+      nsize: 2
+      timeoutfactor: 4
+      filter: grep -E -o "double accuracy reached|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      output_file: output/mpcgtest_gpu_double_accuracy.out
+      test:
+         suffix: cudampi_poisson3d_pjds_np2
+         args: -problem poisson3d -n 30 -op_type pjdscuda
+      test:
+         suffix: cudampi_dirichlet1_jacobi_np2
+         args: -problem dirichlet1 -n 256 -pc jacobi -op_type pjdscuda
+
    # the ex45 operator on the GPU (DMDA with CUDA matrices and vectors): inner iterations at most twice CG's
    testset:
       requires: cuda_device

@@ -7,6 +7,7 @@ duplication and binding to the CPU; on GPUs, the NCCL and the MPI halo exchanges
 
 #include <petscjagged.h>
 #include <petscdevice_cuda.h>
+#include <petsc/private/petscimpl.h> /* use_gpu_aware_mpi, PETSc's -use_gpu_aware_mpi */
 #include "checkvec.h"
 #include "copycounters.h"
 
@@ -51,7 +52,8 @@ static PetscErrorCode CheckCopies(Mat A, Vec x, Vec y, PetscInt *checks)
 /*
   The products through the NCCL and the MPI halo exchanges give the same vectors, bit for bit (the transpose
   products to rounding: the owners add what comes back atomically); PETSc's copy
-  counters show where they went: through NCCL no value crosses the host, through MPI the ghosts do. NCCL
+  counters show where they went: through NCCL or a GPU-aware MPI (-use_gpu_aware_mpi 1) no value crosses the
+  host, through MPI staged in host memory (-use_gpu_aware_mpi 0) the ghosts do. NCCL
   runs where every process has a GPU of its own (one node: as many GPUs as processes); processes sharing a
   GPU take the MPI path although NCCL is asked for.
 */
@@ -72,6 +74,8 @@ static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol,
   for (PetscInt e = 0; e < 2; e++) {
     EventCopies before, after, d;
     PetscBool   nccl = (PetscBool)(paths[e] == PETSC_JAGGED_EXCHANGE_NCCL && ownsgpu);
+    PetscBool   direct = (PetscBool)(nccl || use_gpu_aware_mpi); /* from device memory to device memory */
+    const char *path   = nccl ? "MatMult through NCCL" : (use_gpu_aware_mpi ? "MatMult through a GPU-aware MPI" : "MatMult through MPI and the host");
     PetscMPIInt staged, anystaged;
 
     PetscCall(VecDuplicate(w, &y[e])); /* A's vectors: CUDA */
@@ -84,8 +88,8 @@ static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol,
     d      = EventCopiesDiff(after, before);
     staged = d.h2d > 0 || d.d2h > 0;
     PetscCallMPI(MPIU_Allreduce(&staged, &anystaged, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
-    PetscCheck(nccl ? !anystaged : anystaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with -mat_jagged_exchange %s on %s: %g bytes host to device, %g device to host in 5 products (%s expected)", PetscJaggedExchanges[paths[e]], ownsgpu ? "a GPU each" : "shared GPUs", d.h2d, d.d2h, nccl ? "none" : "the ghosts");
-    PetscCall(CheckVecClose(nccl ? "MatMult through NCCL" : "MatMult through MPI", y[e], yr, tol, checks));
+    PetscCheck(direct ? !anystaged : anystaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with -mat_jagged_exchange %s on %s, -use_gpu_aware_mpi %d: %g bytes host to device, %g device to host in 5 products (%s expected)", PetscJaggedExchanges[paths[e]], ownsgpu ? "a GPU each" : "shared GPUs", (int)use_gpu_aware_mpi, d.h2d, d.d2h, direct ? "none" : "the ghosts");
+    PetscCall(CheckVecClose(path, y[e], yr, tol, checks));
     PetscCall(MatMultTranspose(A, w, yt[e])); /* the reverse exchange */
   }
   PetscCall(VecEqual(y[0], y[1], &equal));
@@ -311,5 +315,15 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_pjds_np2
          nsize: 2
+
+   test:
+      # the MPI path through a GPU-aware MPI: device buffers handed to MPI, no value staged through the host
+      # (generated with PJ_GPU_AWARE_MPI=1, where mpiexec runs a GPU-aware MPI: scripts/device-session's harness-cudampi)
+      requires: cuda_device gpu_aware_mpi
+      suffix: cudampi_pjds_np2
+      nsize: 2
+      args: -type pjdscuda -gpu -use_gpu_aware_mpi 1 -m 20000
+      filter: grep -E -o "moved only ghost values between host and device|the NCCL and MPI exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      output_file: output/jaggedmpi_gpu_pjds_np2.out
 
 TEST*/

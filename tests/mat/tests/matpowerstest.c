@@ -824,6 +824,23 @@ int main(int argc, char **argv)
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view -mpk_mat_powers_dia 0
          filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 3 in a seq(aij)?pjdscuda|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
+   # through a GPU-aware MPI (generated with PJ_GPU_AWARE_MPI=1, where mpiexec runs one): the ghosted exchange
+   # hands device buffers to MPI; the same checks against the host kernel
+   testset:
+      requires: cuda_device gpu_aware_mpi !complex
+      args: -use_gpu_aware_mpi 1 -vec_type cuda -shifts pair
+      nsize: 2
+      test:
+         suffix: cudampi_dia_ghosted_pjds_np2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -view
+         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_dia_ghosted_pjds_np2.out
+      test:
+         suffix: cudampi_random_np2
+         args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
+         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         output_file: output/matpowerstest_gpu_random_np2.out
+
    testset:
       requires: cuda_device complex
       args: -use_gpu_aware_mpi 0 -vec_type cuda -shifts complex

@@ -2,9 +2,11 @@
    JaggedHalo (see jaggedhalo.h). The plan comes from a PetscSF of type basic (a copy is made of any
    other): for each neighbour, the owned entries it needs (PetscSFGetLeafRanks(), in the order the
    neighbour lists them) and the ghost entries it provides (PetscSFGetRootRanks()). One message each
-   way per neighbour, of unit bytes an entry: through NCCL from device buffer to device buffer, or
-   through MPI and pinned host buffers.
+   way per neighbour, of unit bytes an entry: through NCCL from device buffer to device buffer, through
+   a GPU-aware MPI (-use_gpu_aware_mpi) from device buffer to device buffer, or through MPI and pinned
+   host buffers.
 */
+#include <petsc/private/petscimpl.h> /* use_gpu_aware_mpi */
 #include <petscjagged/private/jaggedhalo.h>
 #include <petscjagged/private/jaggednccl.h>
 #include <cstdint>
@@ -25,7 +27,8 @@ struct _n_JaggedHalo {
   char        *dsend, *drecv;
   MPI_Request *req;
   JaggedNCCL   nccl;   /* the exchange runs through NCCL (device arrays), else through MPI */
-  const char  *reversesrc; /* NCCL: the ghost entries the reverse exchange sends */
+  PetscBool    gpuaware;   /* through MPI from and into device buffers (device arrays, -use_gpu_aware_mpi), else staged through hsend, hrecv */
+  const char  *reversesrc; /* NCCL or GPU-aware MPI: the ghost entries the reverse exchange sends */
   const char  *why;    /* why not through NCCL, when asked for */
   cudaStream_t copy;   /* of the copies to and from the host, or of the NCCL exchange; of the greatest priority */
   cudaEvent_t  packed, sent, arrived;
@@ -175,8 +178,9 @@ PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, Petsc
     } else if (size == 1) h->why = "one process";
     else PetscCall(JaggedNCCLGet(h->comm, &h->nccl, &h->why));
   }
+  h->gpuaware = (PetscBool)(device && !h->nccl && use_gpu_aware_mpi);
   if (device) {
-    if (!h->nccl) { /* NCCL reads and writes the device buffers */
+    if (!h->nccl && !h->gpuaware) { /* NCCL and a GPU-aware MPI read and write the device buffers */
       PetscCallCUDA(cudaMallocHost((void **)&h->hsend, unit * PetscMax(h->sendoff[ni], 1)));
       PetscCallCUDA(cudaMallocHost((void **)&h->hrecv, unit * PetscMax(h->recvoff[nr], 1)));
     }
@@ -201,13 +205,13 @@ PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, Petsc
 }
 
 /*
-  Posts the receives (send = false) or the sends of one side of the exchange: the ghost side (hrecv, the
-  processes that own the ghosts) or the owned side (hsend, the processes that need them). The forward
-  exchange receives on the ghost side and sends from the owned side, the reverse one the other way.
+  Posts the receives (send = false) or the sends of one side of the exchange from or into buf: the ghost
+  side (the processes that own the ghosts; offsets recvoff) or the owned side (the processes that need them;
+  offsets sendoff). The forward exchange receives on the ghost side and sends from the owned side, the
+  reverse one the other way.
 */
-static PetscErrorCode JaggedHaloPost(JaggedHalo h, PetscBool ghostside, PetscBool send)
+static PetscErrorCode JaggedHaloPost(JaggedHalo h, PetscBool ghostside, PetscBool send, const char *buf)
 {
-  char              *buf   = ghostside ? h->hrecv : h->hsend;
   const PetscMPIInt  n     = ghostside ? h->nrecv : h->nsend, *rank = ghostside ? h->recvrank : h->sendrank;
   const PetscInt    *off   = ghostside ? h->recvoff : h->sendoff;
   MPI_Request       *req   = ghostside ? h->req : h->req + h->nrecv;
@@ -218,8 +222,45 @@ static PetscErrorCode JaggedHaloPost(JaggedHalo h, PetscBool ghostside, PetscBoo
 
     if (rank[i] == h->rank) req[i] = MPI_REQUEST_NULL; /* to itself: copied */
     else if (send) PetscCallMPI(MPIU_Isend(buf + h->unit * off[i], bytes, MPI_BYTE, rank[i], h->tag, h->comm, &req[i]));
-    else PetscCallMPI(MPIU_Irecv(buf + h->unit * off[i], bytes, MPI_BYTE, rank[i], h->tag, h->comm, &req[i]));
+    else PetscCallMPI(MPIU_Irecv(const_cast<char *>(buf) + h->unit * off[i], bytes, MPI_BYTE, rank[i], h->tag, h->comm, &req[i]));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The message a process sends to itself, copied: from the owned side's buffer src to the ghost side's dst
+  (forward), or back (reverse); on stream where the buffers are in device memory
+*/
+static PetscErrorCode JaggedHaloSelf(JaggedHalo h, PetscBool forward, const char *src, char *dst, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  for (PetscMPIInt i = 0; i < h->nrecv; i++)
+    if (h->recvrank[i] == h->rank)
+      for (PetscMPIInt j = 0; j < h->nsend; j++)
+        if (h->sendrank[j] == h->rank) {
+          const size_t bytes = h->unit * (h->recvoff[i + 1] - h->recvoff[i]);
+          const char  *s     = src + h->unit * (forward ? h->sendoff[j] : h->recvoff[i]);
+          char        *d     = dst + h->unit * (forward ? h->recvoff[i] : h->sendoff[j]);
+
+          if (h->gpuaware) PetscCallCUDA(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, stream));
+          else PetscCall(PetscMemcpy(d, s, bytes));
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The exchange through a GPU-aware MPI, once the packing (event packed) is done: the messages of the
+  device buffer src to the other side, those of the other side into the device buffer dst (forward: from
+  the owned side to the ghost side; reverse: back). MPI has written dst when it returns.
+*/
+static PetscErrorCode JaggedHaloGPUAwareMPI(JaggedHalo h, PetscBool forward, const char *src, char *dst, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaEventSynchronize(h->packed)); /* src is packed, and what read dst before the packing is done */
+  PetscCall(JaggedHaloPost(h, forward, PETSC_FALSE, dst));
+  PetscCall(JaggedHaloPost(h, (PetscBool)!forward, PETSC_TRUE, src));
+  PetscCall(JaggedHaloSelf(h, forward, src, dst, stream));
+  PetscCallMPI(MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,7 +270,7 @@ PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t str
   const PetscInt nsend = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
-  if (h->nccl) { /* the exchange waits for the packing in JaggedHaloEnd() */
+  if (h->nccl || h->gpuaware) { /* the exchange waits for the packing in JaggedHaloEnd() */
     PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
     PetscCallCUDA(cudaEventRecord(h->packed, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -245,8 +286,8 @@ PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t str
     }
     PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
   } else PetscCall(JaggedHaloMoveUnit(h->unit, true, false, nsend, h->sendidx, NULL, roots, h->hsend, NULL));
-  PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_FALSE));
-  if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_FALSE, h->hrecv));
+  if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE, h->hsend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,21 +314,19 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
   const PetscInt nrecv = h->recvoff[h->nrecv];
 
   PetscFunctionBegin;
-  if (h->nccl) { /* the ghosts go straight into leaves where they are contiguous there */
+  if (h->nccl || h->gpuaware) { /* the ghosts go straight into leaves where they are contiguous there */
     char *dst = h->leafcontig ? static_cast<char *>(leaves) + h->unit * h->leafbase : h->drecv;
 
-    PetscCall(JaggedHaloNCCL(h, h->nsend, h->sendrank, h->sendoff, h->dsend, h->nrecv, h->recvrank, h->recvoff, dst, stream));
+    if (h->nccl) PetscCall(JaggedHaloNCCL(h, h->nsend, h->sendrank, h->sendoff, h->dsend, h->nrecv, h->recvrank, h->recvoff, dst, stream));
+    else PetscCall(JaggedHaloGPUAwareMPI(h, PETSC_TRUE, h->dsend, dst, stream));
     if (!h->leafcontig) PetscCall(JaggedHaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, h->drecv, leaves, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->sent));
-    PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE));
+    PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_TRUE, h->hsend));
   }
-  for (PetscMPIInt i = 0; i < h->nrecv; i++) /* to itself: the one send to this rank */
-    if (h->recvrank[i] == h->rank)
-      for (PetscMPIInt j = 0; j < h->nsend; j++)
-        if (h->sendrank[j] == h->rank) PetscCall(PetscMemcpy(h->hrecv + h->unit * h->recvoff[i], h->hsend + h->unit * h->sendoff[j], h->unit * (h->recvoff[i + 1] - h->recvoff[i])));
+  PetscCall(JaggedHaloSelf(h, PETSC_TRUE, h->hsend, h->hrecv, NULL));
   PetscCallMPI(MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE));
   if (!h->device) {
     PetscCall(JaggedHaloMoveUnit(h->unit, false, false, nrecv, h->recvidx, NULL, h->hrecv, leaves, NULL));
@@ -315,7 +354,7 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
 
   PetscFunctionBegin;
   PetscCheck(h->unit == sizeof(PetscScalar), PETSC_COMM_SELF, PETSC_ERR_SUP, "The reverse halo exchange adds PetscScalar entries only");
-  if (h->nccl) { /* the ghosts leave from leaves where they are contiguous there, in JaggedHaloReverseEnd() */
+  if (h->nccl || h->gpuaware) { /* the ghosts leave from leaves where they are contiguous there, in JaggedHaloReverseEnd() */
     h->reversesrc = static_cast<const char *>(leaves) + h->unit * h->leafbase;
     if (!h->leafcontig) {
       PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
@@ -340,8 +379,8 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
     }
     PetscCallCUDA(cudaEventRecord(h->sent, h->copy));
   } else PetscCall(JaggedHaloMoveUnit(h->unit, true, false, nrecv, h->recvidx, NULL, leaves, h->hrecv, NULL));
-  PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_FALSE));
-  if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE));
+  PetscCall(JaggedHaloPost(h, PETSC_FALSE, PETSC_FALSE, h->hsend));
+  if (!h->device) PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE, h->hrecv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -363,19 +402,17 @@ PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stre
   const PetscInt nsend = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
-  if (h->nccl) {
-    PetscCall(JaggedHaloNCCL(h, h->nrecv, h->recvrank, h->recvoff, h->reversesrc, h->nsend, h->sendrank, h->sendoff, h->dsend, stream));
+  if (h->nccl || h->gpuaware) {
+    if (h->nccl) PetscCall(JaggedHaloNCCL(h, h->nrecv, h->recvrank, h->recvoff, h->reversesrc, h->nsend, h->sendrank, h->sendoff, h->dsend, stream));
+    else PetscCall(JaggedHaloGPUAwareMPI(h, PETSC_FALSE, h->reversesrc, h->dsend, stream));
     PetscCall(JaggedHaloAdd(h, roots, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h->device) {
     PetscCallCUDA(cudaEventSynchronize(h->sent));
-    PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE));
+    PetscCall(JaggedHaloPost(h, PETSC_TRUE, PETSC_TRUE, h->hrecv));
   }
-  for (PetscMPIInt j = 0; j < h->nsend; j++) /* from itself */
-    if (h->sendrank[j] == h->rank)
-      for (PetscMPIInt i = 0; i < h->nrecv; i++)
-        if (h->recvrank[i] == h->rank) PetscCall(PetscMemcpy(h->hsend + h->unit * h->sendoff[j], h->hrecv + h->unit * h->recvoff[i], h->unit * (h->sendoff[j + 1] - h->sendoff[j])));
+  PetscCall(JaggedHaloSelf(h, PETSC_FALSE, h->hrecv, h->hsend, NULL));
   PetscCallMPI(MPI_Waitall(h->nrecv + h->nsend, h->req, MPI_STATUSES_IGNORE));
   if (!h->device) {
     const PetscScalar *src = reinterpret_cast<const PetscScalar *>(h->hsend);
@@ -416,11 +453,14 @@ PetscErrorCode JaggedHaloDestroy(JaggedHalo *halo)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* JaggedHaloGetExchange - the path the exchange takes, and why not through NCCL where it was asked for (else NULL) */
-PetscErrorCode JaggedHaloGetExchange(JaggedHalo h, PetscJaggedExchange *exchange, const char **why)
+/* JaggedHaloGetExchange - the path the exchange takes, in words for the views, and why not through NCCL where it was asked for (else NULL) */
+PetscErrorCode JaggedHaloGetExchange(JaggedHalo h, const char **how, const char **why)
 {
   PetscFunctionBegin;
-  *exchange = h->nccl ? PETSC_JAGGED_EXCHANGE_NCCL : PETSC_JAGGED_EXCHANGE_MPI;
-  *why      = h->why;
+  if (h->nccl) *how = "through NCCL, GPU to GPU";
+  else if (h->gpuaware) *how = "through MPI, GPU to GPU (GPU-aware MPI)";
+  else if (h->device) *how = "through MPI and pinned host memory";
+  else *how = "through MPI, host arrays";
+  *why = h->why;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

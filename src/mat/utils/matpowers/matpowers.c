@@ -864,11 +864,10 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "extended rows (first process): %" PetscInt_FMT " own rows through the blocks of A (%s), %" PetscInt_FMT " remote rows to depth %" PetscInt_FMT " in a %s; %" PetscInt_FMT " columns to depth %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros (own rows %" PetscInt_FMT ")\n", mpk->nown, blocktype, mpk->nrows - mpk->nown, mpk->gdepth - 1, mpk->R ? ((PetscObject)mpk->R)->type_name : "(none)", mpk->ncols, mpk->gdepth, mpk->nnzext, mpk->nnzown));
   }
   if (mpk->exchange && mpk->type == MAT_POWERS_GHOSTED && mpk->cuda) { /* host arrays: through MPI */
-    PetscJaggedExchange used;
-    const char         *why;
+    const char *how, *why;
 
-    PetscCall(JaggedHaloGetExchange(mpk->exchange, &used, &why));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products (%s%s%s)\n", mpk->nexchanges, mpk->nproducts, used == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU" : "through MPI and pinned host memory", why ? "; not NCCL: " : "", why ? why : ""));
+    PetscCall(JaggedHaloGetExchange(mpk->exchange, &how, &why));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products (%s%s%s)\n", mpk->nexchanges, mpk->nproducts, how, why ? "; not NCCL: " : "", why ? why : ""));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products\n", mpk->nexchanges, mpk->nproducts));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -360,13 +360,17 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   else where = "on the host";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner iterations run %s\n", where));
   if (s->dev && size > 1) {
-    PetscJaggedExchange sums, halo = PETSC_JAGGED_EXCHANGE_MPI;
-    const char         *why, *halowhy = NULL;
+    PetscJaggedExchange sums;
+    const char         *why;
 
     PetscCall(PCSPCGDeviceGetExchange(pc, &sums, &why));
-    if (s->copy.halo) PetscCall(JaggedHaloGetExchange(s->copy.halo, &halo, &halowhy));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums%s: %s%s%s\n", s->copy.halo ? " and halo exchanges" : "", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? "; not NCCL: " : "", why ? why : ""));
-    if (s->copy.halo && halo != sums) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner halo exchanges: %s\n", halo == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL" : "through MPI"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums: %s%s%s\n", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? "; not NCCL: " : "", why ? why : ""));
+    if (s->copy.halo) {
+      const char *how;
+
+      PetscCall(JaggedHaloGetExchange(s->copy.halo, &how, &why));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  inner halo exchanges: %s%s%s\n", how, why ? "; not NCCL: " : "", why ? why : ""));
+    }
   }
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
   PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite, &floor));

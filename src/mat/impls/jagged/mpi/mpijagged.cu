@@ -215,11 +215,10 @@ static PetscErrorCode MatView_MPIJagged(Mat A, PetscViewer viewer)
   if (ascii) PetscCall(PetscViewerGetFormat(viewer, &fmt));
   if (!ascii || (fmt != PETSC_VIEWER_ASCII_INFO && fmt != PETSC_VIEWER_ASCII_INFO_DETAIL)) PetscFunctionReturn(PETSC_SUCCESS);
   if (j->halo[0] || j->halo[1]) {
-    PetscJaggedExchange used;
-    const char         *why;
+    const char *how, *why;
 
-    PetscCall(JaggedHaloGetExchange(j->halo[0] ? j->halo[0] : j->halo[1], &used, &why));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s%s%s\n", used == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU" : (j->halohost ? "through MPI, host arrays" : "through MPI and pinned host memory"), why ? "; not NCCL: " : "", why ? why : ""));
+    PetscCall(JaggedHaloGetExchange(j->halo[0] ? j->halo[0] : j->halo[1], &how, &why));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s%s%s\n", how, why ? "; not NCCL: " : "", why ? why : ""));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s asked for, made at the first product\n", PetscJaggedExchanges[j->exchange]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
