@@ -70,12 +70,16 @@ PETSC_EXTERN const char *const MatJaggedKernels[];
    PetscJaggedExchange - How the halo exchanges and reductions of petsc-jagged's GPU objects travel between processes
 
    Values:
-+  `PETSC_JAGGED_EXCHANGE_MPI`  - through MPI: staged through pinned host memory (`-use_gpu_aware_mpi 0`), with a host synchronization each (the default)
++  `PETSC_JAGGED_EXCHANGE_MPI`  - through MPI (the default): where MPI is GPU-aware (PETSc's `-use_gpu_aware_mpi 1`, its default), the device buffers
+                                  go to MPI as they are; with `-use_gpu_aware_mpi 0` they are staged through pinned host memory. A host synchronization each
 -  `PETSC_JAGGED_EXCHANGE_NCCL` - from GPU to GPU through NCCL, enqueued on the stream of the kernels, without a host synchronization
 
    Level: intermediate
 
    Notes:
+   Reductions whose result the host needs (`KSPCAGMRES`'s Gram matrices, `PCSPCG`'s inner sums through MPI) go
+   through host memory on either MPI path.
+
    NCCL runs where every process has a GPU of its own and finds `libnccl.so.2` (on the loader's path, else
    the copy petsc-jagged was built against); elsewhere, and on one process, the MPI path runs and the
    object's view says why. The NCCL communicator is made once per communicator, by a thread of its own
