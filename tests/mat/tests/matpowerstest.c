@@ -819,10 +819,11 @@ int main(int argc, char **argv)
          filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/matpowerstest_gpu_dia_np1.out
       test:
+         # partly ghosted on the GPU: through the DIA copy (auto on the GPU ghosts only through it)
          suffix: gpu_pjdscuda_partial_np2
          nsize: 2
-         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view -mpk_mat_powers_dia 0
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 3 in a seq(aij)?pjdscuda|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
+         filter: grep -E -o "[0-9]+ own rows and [0-9]+ remote rows to depth 3 in the DIA copy|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
    # through a GPU-aware MPI (generated with PJ_GPU_AWARE_MPI=1, where mpiexec runs one): the ghosted exchange
    # hands device buffers to MPI; the same checks against the host kernel
@@ -911,9 +912,10 @@ int main(int argc, char **argv)
          filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/matpowerstest_gpu_dia_np1.out
       test:
+         # partly ghosted on the GPU: through the DIA copy (auto on the GPU ghosts only through it)
          suffix: gpu_pjdscuda_partial_np2_complex
          nsize: 2
-         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view -mpk_mat_powers_dia 0
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 3 in a seq(aij)?pjdscuda|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
+         filter: grep -E -o "[0-9]+ own rows and [0-9]+ remote rows to depth 3 in the DIA copy|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
 
 TEST*/
