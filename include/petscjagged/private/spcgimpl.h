@@ -203,6 +203,7 @@ PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatCreate(Mat, PetscBool, PCSPCGFormat, PetscJaggedExchange, PCSPCGDistMat *);
+PETSC_INTERN PetscErrorCode PCSPCGDistMatCreateDIA(Mat, PCSPCGFormat, PetscJaggedExchange, PCSPCGDistMat *, PetscBool *);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatTranspose(const PCSPCGDistMat *, PCSPCGDistMat *);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatDestroy(PCSPCGDistMat *);
 PETSC_INTERN PetscErrorCode PCSPCGDistMatRefreshHost(PCSPCGDistMat *, Mat);

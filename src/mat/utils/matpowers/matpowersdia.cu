@@ -17,7 +17,7 @@
 namespace {
 
 /* a[d * m + i] *= dinv[j] (right) or dinv[i] (left), j = i + off[d]: the Jacobi scaling of a copy filled unscaled */
-__global__ void DIAScaleKernel(PetscInt m, MatPowersOffsets o, const MatPowersDS *dinv, bool left, MatPowersDS *a)
+__global__ void DIAScaleKernel(PetscInt m, MatPowersOffsets o, const MatDIADS *dinv, bool left, MatDIADS *a)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
     for (int d = 0; d < o.n; d++) {
@@ -28,10 +28,10 @@ __global__ void DIAScaleKernel(PetscInt m, MatPowersOffsets o, const MatPowersDS
 }
 
 /* y = B x - r x + c z (z NULL: no last term) */
-__global__ void DIAPowerKernel(PetscInt m, MatPowersOffsets o, const MatPowersDS *a, const MatPowersDS *x, const MatPowersDS *z, MatPowersDS r, MatPowersDS c, MatPowersDS *y)
+__global__ void DIAPowerKernel(PetscInt m, MatPowersOffsets o, const MatDIADS *a, const MatDIADS *x, const MatDIADS *z, MatDIADS r, MatDIADS c, MatDIADS *y)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
-    MatPowersDS sum = MatPowersDS(0);
+    MatDIADS sum = MatDIADS(0);
 
     for (int d = 0; d < o.n; d++) {
       const PetscInt col = i + o.off[d];
@@ -197,7 +197,7 @@ PetscErrorCode MatPowersDIAScale(MatPowers mpk, PetscInt m, Vec dinv)
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCall(VecCUDAGetArrayRead(dinv, &d));
-    DIAScaleKernel<<<MatPowersBlocks(m), 256, 0, stream>>>(m, MatPowersToOffsets(mpk), reinterpret_cast<const MatPowersDS *>(d), left, reinterpret_cast<MatPowersDS *>(mpk->dia));
+    DIAScaleKernel<<<MatDIABlocks(m), 256, 0, stream>>>(m, MatPowersToOffsets(mpk), reinterpret_cast<const MatDIADS *>(d), left, reinterpret_cast<MatDIADS *>(mpk->dia));
     PetscCallCUDA(cudaGetLastError());
     PetscCall(VecCUDARestoreArrayRead(dinv, &d));
   } else {
@@ -241,7 +241,7 @@ PetscErrorCode MatPowersDIAStep(MatPowers mpk, PetscInt m, Vec X, Vec Z, PetscSc
     if (Z) PetscCall(VecCUDAGetArrayRead(Z, &z));
     PetscCall(VecCUDAGetArrayWrite(Y, &y));
     PetscCall(PetscLogGpuTimeBegin());
-    DIAPowerKernel<<<MatPowersBlocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const MatPowersDS *>(mpk->dia), reinterpret_cast<const MatPowersDS *>(x), reinterpret_cast<const MatPowersDS *>(z), *reinterpret_cast<const MatPowersDS *>(&r), *reinterpret_cast<const MatPowersDS *>(&c), reinterpret_cast<MatPowersDS *>(y));
+    DIAPowerKernel<<<MatDIABlocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const MatDIADS *>(mpk->dia), reinterpret_cast<const MatDIADS *>(x), reinterpret_cast<const MatDIADS *>(z), *reinterpret_cast<const MatDIADS *>(&r), *reinterpret_cast<const MatDIADS *>(&c), reinterpret_cast<MatDIADS *>(y));
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(VecCUDARestoreArrayWrite(Y, &y));

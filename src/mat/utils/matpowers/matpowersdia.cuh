@@ -1,18 +1,12 @@
 /*
    What the DIA kernels of MatPowers share (matpowersdia.cu: the copy and its fused step; matpowersdiaentries.cu:
-   a copy's own rows found and filled on the GPU from A's blocks): the device scalar, the diagonals' offsets as a kernel argument,
-   the diagonal of an offset, the launch size.
+   a copy's own rows found and filled on the GPU from A's blocks): the diagonals' offsets as a kernel argument and the
+   diagonal of an offset (the device scalar and the launch size are diaentries.cuh's).
 */
 #pragma once
 
 #include "matpowersimpl.h"
-#include <petscjagged/private/jaggeddevicescalar.cuh>
-
-#if defined(PETSC_USE_COMPLEX)
-using MatPowersDS = cuda::std::complex<double>;
-#else
-using MatPowersDS = double;
-#endif
+#include <petscjagged/private/diaentries.cuh> /* MatDIADS, the device scalar; MatDIABlocks(), the launch size */
 
 /* the offsets of a DIA copy, by value */
 struct MatPowersOffsets {
@@ -39,10 +33,4 @@ __host__ __device__ inline int MatPowersDiagonalOf(const MatPowersOffsets &o, Pe
     else hi = mid;
   }
   return lo;
-}
-
-/* thread blocks of 256 for n rows, at most 8192 (grid-stride loops) */
-static inline unsigned MatPowersBlocks(PetscInt n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + 255) / 256, (PetscInt)8192));
 }

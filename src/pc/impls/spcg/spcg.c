@@ -140,7 +140,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PC_SPCG       *s = (PC_SPCG *)pc->data;
   Mat            P = pc->pmat;
   VecType        vtype;
-  PetscBool      hasSingle, gpu, seqaij, mpiaij;
+  PetscBool      hasSingle, gpu, seqaij, mpiaij, jagged;
   char          *cuda;
   Vec            dinv = NULL;
   PCSPCGMG       keep;
@@ -157,7 +157,11 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(PCReset_SPCG(pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATSEQAIJCUSPARSE : MATSEQAIJ, &seqaij)); /* exactly: not a derived type */
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATMPIAIJCUSPARSE : MATMPIAIJ, &mpiaij));
-  if (hasSingle) s->A = P;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &jagged, MATSEQPJDSCUDA, MATSEQJDSCUDA, MATMPIPJDSCUDA, MATMPIJDSCUDA, ""));
+  if (jagged && gpu && (s->format == PCSPCG_FORMAT_AUTO || s->format == PCSPCG_FORMAT_DIA)) /* on a stencil DIA moves fewer bytes than the type's own copy */
+    PetscCall(PCSPCGDistMatCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
+  if (s->hasblocks) { /* the jagged operator's DIA copy */
+  } else if (hasSingle) s->A = P;
   else if (seqaij || mpiaij) {
     PetscCall(PCSPCGDistMatCreate(P, gpu, s->format, s->exchange, &s->copy));
     s->hasblocks = PETSC_TRUE;
@@ -605,7 +609,10 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    B r is a few CG steps, not a fixed linear operator: use it with a flexible outer method
    (`KSPMPCG`, `KSPFCG`, `KSPGCR`, `KSPFGMRES`). The operator should be symmetric (Hermitian) positive
    definite. A `MATJDSCUDA` or `MATPJDSCUDA` operator multiplies with its own single-precision copy
-   (`MatJaggedMultSingle()`). A `MATSEQAIJCUSPARSE` (or `MATSEQAIJ`) operator, and the diagonal and
+   (`MatJaggedMultSingle()`), except on the GPU where the entries of every process's diagonal block lie on
+   few diagonals (below): then its diagonal block gets the DIA copy, found and filled on the GPU from the
+   jagged format, and its off-diagonal block a CSR one (`-pc_spcg_format pjds` keeps the type's own copy).
+   A `MATSEQAIJCUSPARSE` (or `MATSEQAIJ`) operator, and the diagonal and
    off-diagonal blocks of a `MATMPIAIJCUSPARSE` (`MATMPIAIJ`) one, get single-precision copies made on the
    device (host): where all entries of the (diagonal) block lie on at most 32 diagonals and DIA moves at
    most 0.8 of CSR's bytes (a structured-grid operator, such as a `DMDA` stencil), the values stored
@@ -921,9 +928,10 @@ PetscErrorCode PCSPCGGetJacobi(PC pc, PetscBool *flg)
   Level: advanced
 
   Notes:
-  Applies to `MATSEQAIJ`, `MATMPIAIJ`, `MATSEQAIJCUSPARSE` and `MATMPIAIJCUSPARSE` operators; the jagged
-  types use their own single-precision copy. `PCSPCG_FORMAT_DIA` fails at set-up when the entries lie
-  on more than 32 diagonals.
+  Applies to `MATSEQAIJ`, `MATMPIAIJ`, `MATSEQAIJCUSPARSE` and `MATMPIAIJCUSPARSE` operators. The jagged types
+  on the GPU take the DIA copy with `PCSPCG_FORMAT_AUTO` where it pays and with `PCSPCG_FORMAT_DIA`, and
+  their own single-precision copy otherwise (`PCSPCG_FORMAT_PJDS`, `PCSPCG_FORMAT_CSR`). `PCSPCG_FORMAT_DIA`
+  fails at set-up when the entries lie on more than 32 diagonals.
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 

@@ -70,6 +70,21 @@ static PetscErrorCode PCSPCGDistMatBlock(Mat B, PetscInt m, PetscBool device, PC
   exchange where device) fills. The diagonal block in format where it pays (PCSPCGBlockCreate()); on the device a
   host matrix's blocks are copied up in CSR. Collective on M where MPI.
 */
+/* An MPI M's off-diagonal block Ao in CSR, the ghost buffer and the halo exchange that fills it (through exchange where device) */
+static PetscErrorCode PCSPCGDistMatOffDiagonal(Mat M, Mat Ao, PetscBool device, PetscJaggedExchange exchange, PCSPCGDistMat *dm)
+{
+  PetscSF sf;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetMultPetscSF(M, &sf));
+  PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), device, exchange, &dm->halo));
+  PetscCall(MatGetLocalSize(Ao, NULL, &dm->nghosts));
+  if (device) PetscCallCUDA(cudaMalloc((void **)&dm->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(dm->nghosts, 1)));
+  else PetscCall(PetscMalloc1(PetscMax(dm->nghosts, 1), &dm->ghosts));
+  PetscCall(PCSPCGDistMatBlock(Ao, dm->m, device, PCSPCG_FORMAT_CSR, &dm->o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format, PetscJaggedExchange exchange, PCSPCGDistMat *dm)
 {
   Mat       Ad = M, Ao = NULL;
@@ -80,18 +95,49 @@ PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format,
   PetscCall(MatGetLocalSize(M, &dm->m, NULL));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &mpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
   if (mpi) {
-    PetscSF sf;
-
     PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
-    PetscCall(MatGetMultPetscSF(M, &sf));
-    PetscCall(JaggedHaloCreate(sf, sizeof(PetscJaggedScalarSingle), device, exchange, &dm->halo));
-    PetscCall(MatGetLocalSize(Ao, NULL, &dm->nghosts));
-    if (device) PetscCallCUDA(cudaMalloc((void **)&dm->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(dm->nghosts, 1)));
-    else PetscCall(PetscMalloc1(PetscMax(dm->nghosts, 1), &dm->ghosts));
-    PetscCall(PCSPCGDistMatBlock(Ao, dm->m, device, PCSPCG_FORMAT_CSR, &dm->o));
+    PetscCall(PCSPCGDistMatOffDiagonal(M, Ao, device, exchange, dm));
   }
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJCUSPARSE, &cusparse));
   PetscCall(PCSPCGDistMatBlock(Ad, dm->m, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, &dm->d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The copy of a jagged M on the device (a MATSEQPJDSCUDA or MATSEQJDSCUDA, or the MPI types, whose blocks are those)
+  when the diagonal block of every process is stored as DIA (PCSPCGBlockUseDIA() with format, a stencil's operator):
+  its diagonal block DIA, found and filled on the GPU from the jagged format, the off-diagonal block CSR; *made false,
+  and nothing kept, where some process's would not be DIA (the jagged type's own single-precision copy serves then).
+  Collective on M.
+*/
+PetscErrorCode PCSPCGDistMatCreateDIA(Mat M, PCSPCGFormat format, PetscJaggedExchange exchange, PCSPCGDistMat *dm, PetscBool *made)
+{
+  Mat             Ad = M, Ao = NULL;
+  PetscBool       mpi, done;
+  const PetscInt *ai, *aj;
+  PetscInt        m;
+  PetscMPIInt     dia, alldia;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(dm, sizeof(*dm)));
+  PetscCall(MatGetLocalSize(M, &dm->m, NULL));
+  PetscCall(PetscStrbeginswith(((PetscObject)M)->type_name, MATMPIAIJ, &mpi)); /* the jagged types are named as AIJ's subtypes */
+  if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
+  dm->d.device = PETSC_TRUE;
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)Ad)->type_name);
+  dm->d.nnz = ai[m];
+  PetscCall(MatGetSize(Ad, NULL, &dm->d.ncols));
+  PetscCall(PCSPCGDIACreate(Ad, m, ai, aj, PETSC_TRUE, format, &dm->d));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  dia = dm->d.ops ? 1 : 0;
+  PetscCallMPI(MPIU_Allreduce(&dia, &alldia, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)M)));
+  *made = (PetscBool)alldia;
+  if (!*made) PetscCall(PCSPCGDistMatDestroy(dm));
+  else {
+    PetscCall(PetscInfo(Ad, "Single-precision copy of the jagged operator's diagonal block in DIA format: %" PetscInt_FMT " diagonals\n", dm->d.ndiag));
+    if (mpi) PetscCall(PCSPCGDistMatOffDiagonal(M, Ao, PETSC_TRUE, exchange, dm));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -4,13 +4,16 @@
    by diagonal, zero where a diagonal leaves the block, and the product reads no column index at all:
    for a 7-point stencil 28 bytes a row against CSR's 60 (Bell and Garland, "Implementing sparse
    matrix-vector multiplication on throughput-oriented processors", 2009). The diagonals are found in
-   one pass over the column indices (MatDIAFindDiagonals()), the values placed in a second. The host twin of
-   the product is PCSPCGDIAMultHost(); the operations of the format: PCSPCGBlockOpsDIA.
+   one pass over the column indices (MatDIAFindDiagonals()), the values placed in a second; from a jagged
+   type's format and values on the GPU, both passes through its row visitor (MatDIAVisitKernel()), so that a
+   jagged operator on a stencil gets the same copy. The host twin of the product is PCSPCGDIAMultHost(), of
+   the fills PCSPCGDIAFillHost(); the operations of the format: PCSPCGBlockOpsDIA.
 */
 #include <algorithm>
 #include <petscdevice_cuda.h>
 #include "spcgkernels.cuh"
 #include <petscjagged/private/diafind.h>
+#include <petscjagged/private/diaentries.cuh>
 
 const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
 
@@ -33,24 +36,33 @@ struct Offsets {
   int n, off[PCSPCG_DIA_MAX];
 };
 
+/* the diagonal of an offset: one of o.off, binary search */
+__device__ inline int DiagonalOf(const Offsets &o, int off)
+{
+  int lo = 0, hi = o.n - 1;
+
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (o.off[mid] < off) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* the visitor's placing of an entry: a[d * m + row], d its offset's diagonal (one thread a row: no race) */
+struct FillOp {
+  Offsets o;
+  int     m;
+  S      *a;
+  __device__ void operator()(PetscInt row, PetscInt off, MatDIADS v) const { a[(size_t)DiagonalOf(o, (int)off) * m + row] = ToSingle(*reinterpret_cast<const D *>(&v)); }
+};
+
 /* a[d * m + i] = the single-precision value of entry (i, i + o.off[d]); a is zero on entry */
 __global__ void FillKernel(int m, const int *ai, const int *aj, const D *av, Offsets o, S *a)
 {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) {
     for (int k = ai[i]; k < ai[i + 1]; k++) {
-      const int off = aj[k] - i;
-      int       lo = 0, hi = o.n - 1;
-
-      while (lo < hi) { /* the offset is one of o.off: binary search */
-        const int mid = (lo + hi) / 2;
-        if (o.off[mid] < off) lo = mid + 1;
-        else hi = mid;
-      }
-#if defined(PETSC_USE_COMPLEX)
-      a[(size_t)lo * m + i] = S((float)av[k].real(), (float)av[k].imag());
-#else
-      a[(size_t)lo * m + i] = (float)av[k];
-#endif
+      a[(size_t)DiagonalOf(o, aj[k] - i) * m + i] = ToSingle(av[k]);
     }
   }
 }
@@ -106,8 +118,29 @@ static PetscErrorCode PCSPCGDIAFillHost(Mat B, const PetscInt *ai, const PetscIn
 }
 
 /*
+  The diagonals of the m x ncols block whose entries e keeps in device memory (a jagged type's), found through its
+  row visitor on stream: *ndiag of them (PCSPCG_DIA_MAX + 1: more), ascending in offset[]
+*/
+static PetscErrorCode PCSPCGDIAVisitOffsets(const MatDIAEntries &e, PetscInt m, PetscInt ncols, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
+{
+  const long long nbits = (long long)m + ncols - 1, nwords = (nbits + 31) / 32; /* offsets -(m - 1) .. ncols - 1 */
+  MatDIAMarkOp    op;
+
+  PetscFunctionBegin;
+  op.bias = m - 1;
+  PetscCallCUDA(cudaMallocAsync((void **)&op.bits, sizeof(unsigned) * nwords, stream));
+  PetscCallCUDA(cudaMemsetAsync(op.bits, 0, sizeof(unsigned) * nwords, stream));
+  if (MatDIAEntriesThreads(e)) MatDIAVisitKernel<<<MatDIABlocks(MatDIAEntriesThreads(e)), 256, 0, stream>>>(e, 0, op);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(MatDIACollectDiagonals(nbits, op.bias, op.bits, stream, ndiag, offset));
+  PetscCallCUDA(cudaFreeAsync(op.bits, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it, on the
-  device (B a MATSEQAIJCUSPARSE) or the host; else c->ops stays NULL and nothing is allocated
+  device (B a MATSEQAIJCUSPARSE, or a jagged type: from its device format and values) or the host; else c->ops
+  stays NULL and nothing is allocated
 */
 PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
 {
@@ -115,16 +148,30 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   const PetscInt *di = NULL, *dj = NULL;
   PetscScalar    *da = NULL;
   cudaStream_t    stream = NULL;
+  MatDIAEntries   e;
+  PetscBool       visit = PETSC_FALSE; /* through the row visitor: a jagged type on the device */
 
   PetscFunctionBegin;
   if (format == PCSPCG_FORMAT_CSR || format == PCSPCG_FORMAT_PJDS || !m || !ai[m]) PetscFunctionReturn(PETSC_SUCCESS);
   if (device) {
-    PetscCall(DeviceCSR(B, &di, &dj, &da));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(MatDIAFindDiagonals(m, c->ncols, di, dj, PETSC_TRUE, stream, &ndiag, offset));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &visit, MATSEQPJDSCUDA, MATSEQJDSCUDA, ""));
+    if (visit) {
+      PetscBool ok;
+
+      PetscCall(MatDIAEntriesGet(B, NULL, 0, &e, &ok));
+      if (!ok) PetscFunctionReturn(PETSC_SUCCESS); /* its values are on the host (-mat_jagged_host): no DIA copy on the device */
+      PetscCall(PCSPCGDIAVisitOffsets(e, m, c->ncols, stream, &ndiag, offset));
+    } else {
+      PetscCall(DeviceCSR(B, &di, &dj, &da));
+      PetscCall(MatDIAFindDiagonals(m, c->ncols, di, dj, PETSC_TRUE, stream, &ndiag, offset));
+    }
   } else PetscCall(MatDIAFindDiagonals(m, c->ncols, ai, aj, PETSC_FALSE, NULL, &ndiag, offset));
   PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
-  if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) {
+    if (visit) PetscCall(MatDIAEntriesRestore(B, &e));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   c->format = PCSPCG_FORMAT_DIA;
   c->ops    = &PCSPCGBlockOpsDIA;
   c->ndiag  = ndiag;
@@ -133,8 +180,16 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
   if (device) {
     PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * ndiag * m));
     PetscCallCUDA(cudaMemsetAsync(c->a, 0, sizeof(S) * ndiag * m, stream));
-    FillKernel<<<BlocksFor(m), kThreads, 0, stream>>>((int)m, di, dj, reinterpret_cast<const D *>(da), ToOffsets(*c), reinterpret_cast<S *>(c->a));
-    PetscCallCUDA(cudaGetLastError());
+    if (visit) {
+      const FillOp op = {ToOffsets(*c), (int)m, reinterpret_cast<S *>(c->a)};
+
+      MatDIAVisitKernel<<<MatDIABlocks(MatDIAEntriesThreads(e)), 256, 0, stream>>>(e, 0, op);
+      PetscCallCUDA(cudaGetLastError());
+      PetscCall(MatDIAEntriesRestore(B, &e));
+    } else {
+      FillKernel<<<BlocksFor(m), kThreads, 0, stream>>>((int)m, di, dj, reinterpret_cast<const D *>(da), ToOffsets(*c), reinterpret_cast<S *>(c->a));
+      PetscCallCUDA(cudaGetLastError());
+    }
   } else {
     PetscCall(PetscCalloc1(ndiag * m, &c->a));
     PetscCall(PCSPCGDIAFillHost(B, ai, aj, c));
