@@ -64,12 +64,6 @@ static PetscErrorCode PCSPCGDistMatBlock(Mat B, PetscInt m, PetscBool device, PC
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The copy of M (a MATSEQAIJ or MATMPIAIJ, or their CUSPARSE forms) in single precision, on the device or the host:
-  M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
-  exchange where device) fills. The diagonal block in format where it pays (PCSPCGBlockCreate()); on the device a
-  host matrix's blocks are copied up in CSR. Collective on M where MPI.
-*/
 /* An MPI M's off-diagonal block Ao in CSR, the ghost buffer and the halo exchange that fills it (through exchange where device) */
 static PetscErrorCode PCSPCGDistMatOffDiagonal(Mat M, Mat Ao, PetscBool device, PetscJaggedExchange exchange, PCSPCGDistMat *dm)
 {
@@ -85,6 +79,12 @@ static PetscErrorCode PCSPCGDistMatOffDiagonal(Mat M, Mat Ao, PetscBool device, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The copy of M (a MATSEQAIJ or MATMPIAIJ, or their CUSPARSE forms) in single precision, on the device or the host:
+  M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
+  exchange where device) fills. The diagonal block in format where it pays (PCSPCGBlockCreate()); on the device a
+  host matrix's blocks are copied up in CSR. Collective on M where MPI.
+*/
 PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format, PetscJaggedExchange exchange, PCSPCGDistMat *dm)
 {
   Mat       Ad = M, Ao = NULL;
