@@ -3,19 +3,39 @@
    jagged type's format and values (its padding passed over). MatDIAEntriesGet() (src/mat/utils/dia/diaentries.cu)
    reads them from the block; MatDIAVisitKernel() calls op(row, offset, value) for each entry, offset = global column
    - global row. The DIA searches and fills on the GPU of MatPowers (matpowersdiaentries.cu) and PCSPCG (spcgdia.cu)
-   go through it; their host twins walk the blocks' host CSR.
+   go through it; their host twins walk the blocks' host CSR. MatDIAOffsets and MatDIADiagonalOf() place an entry in a
+   DIA copy, on the device and in the host twins.
 */
 #pragma once
 
 #include <petscmat.h>
 #include <petscjagged/private/jaggeddevicescalar.cuh>
 #include <petscjagged/private/diabits.cuh>
+#include <petscjagged/private/diafind.h> /* MAT_DIA_MAX */
 
 #if defined(PETSC_USE_COMPLEX)
 using MatDIADS = cuda::std::complex<double>;
 #else
 using MatDIADS = double;
 #endif
+
+/* the diagonals' offsets of a DIA copy, ascending, by value (a kernel argument) */
+struct MatDIAOffsets {
+  int n, off[MAT_DIA_MAX];
+};
+
+/* the diagonal d of the entry (i, i + off[d]): binary search (the offset must be one of o.off) */
+__host__ __device__ inline int MatDIADiagonalOf(const MatDIAOffsets &o, PetscInt off)
+{
+  int lo = 0, hi = o.n - 1;
+
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (o.off[mid] < off) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /* A block's entries in device memory: a CSR (ai set) or a jagged format; colmap: the global column of a local one (NULL: local + cstart) */
 struct MatDIAEntries {

@@ -1,20 +1,11 @@
 /*
-   MatDIAFindDiagonals() and MatDIAFewerBytes(): see diafind.h.
+   MatDIAFindDiagonals(), MatDIACollectDiagonals() and MatDIAFewerBytes(): see diafind.h.
 */
 #include <algorithm>
 #include <petscjagged/private/diafind.h>
-#include <petscjagged/private/diabits.cuh>
 #include <petscbt.h>
 
 namespace {
-
-/* sets bit j - i + m - 1 of bits for every entry (i, j) */
-__global__ void MarkKernel(PetscInt m, const PetscInt *ai, const PetscInt *aj, unsigned *bits)
-{
-  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) MatDIAMarkBit(bits, (long long)aj[k] - i + m - 1);
-  }
-}
 
 /* found[0]: the number of bits set; found[1 ..]: their offsets (bit - bias), the first MAT_DIA_MAX of them in no order */
 __global__ void CollectKernel(long long nwords, long long bias, const unsigned *bits, int *found)
@@ -60,40 +51,27 @@ PetscErrorCode MatDIACollectDiagonals(long long nbits, long long bias, const uns
 }
 
 /*
-  MatDIAFindDiagonals - the diagonals of the m x ncols CSR (ai, aj), in device memory (device) or host
-  memory: *ndiag of them (MAT_DIA_MAX + 1: more than MAT_DIA_MAX), their offsets ascending in offset[]
-  (MAT_DIA_MAX of room). The device search runs on stream and waits for it.
+  MatDIAFindDiagonals - the diagonals of the m x ncols CSR (ai, aj) in host memory: *ndiag of them (MAT_DIA_MAX + 1: more
+  than MAT_DIA_MAX), their offsets ascending in offset[] (MAT_DIA_MAX of room). The host twin of the GPU searches through
+  the row visitor (diaentries.cuh's MatDIAMarkOp, then MatDIACollectDiagonals())
 */
-PetscErrorCode MatDIAFindDiagonals(PetscInt m, PetscInt ncols, const PetscInt *ai, const PetscInt *aj, PetscBool device, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
+PetscErrorCode MatDIAFindDiagonals(PetscInt m, PetscInt ncols, const PetscInt *ai, const PetscInt *aj, PetscInt *ndiag, PetscInt offset[])
 {
   const PetscInt nbits = m + ncols - 1;
+  PetscBT        bt;
+  PetscInt       n = 0;
 
   PetscFunctionBegin;
   *ndiag = 0;
   if (m < 1 || ncols < 1) PetscFunctionReturn(PETSC_SUCCESS);
-  if (device) {
-    const long long nwords = ((long long)nbits + 31) / 32;
-    unsigned       *bits;
-
-    PetscCallCUDA(cudaMallocAsync((void **)&bits, sizeof(unsigned) * nwords, stream));
-    PetscCallCUDA(cudaMemsetAsync(bits, 0, sizeof(unsigned) * nwords, stream));
-    MarkKernel<<<Blocks(m), 256, 0, stream>>>(m, ai, aj, bits);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(MatDIACollectDiagonals(nbits, m - 1, bits, stream, ndiag, offset));
-    PetscCallCUDA(cudaFreeAsync(bits, stream));
-  } else { /* the host twin */
-    PetscBT  bt;
-    PetscInt n = 0;
-
-    PetscCall(PetscBTCreate(nbits, &bt));
-    for (PetscInt i = 0; i < m; i++)
-      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) n += !PetscBTLookupSet(bt, aj[k] - i + m - 1);
-    *ndiag = PetscMin(n, MAT_DIA_MAX + 1);
-    if (n <= MAT_DIA_MAX)
-      for (PetscInt b = 0, d = 0; b < nbits && d < n; b++)
-        if (PetscBTLookup(bt, b)) offset[d++] = b - m + 1;
-    PetscCall(PetscBTDestroy(&bt));
-  }
+  PetscCall(PetscBTCreate(nbits, &bt));
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) n += !PetscBTLookupSet(bt, aj[k] - i + m - 1);
+  *ndiag = PetscMin(n, MAT_DIA_MAX + 1);
+  if (n <= MAT_DIA_MAX)
+    for (PetscInt b = 0, d = 0; b < nbits && d < n; b++)
+      if (PetscBTLookup(bt, b)) offset[d++] = b - m + 1;
+  PetscCall(PetscBTDestroy(&bt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,7 +17,7 @@
 namespace {
 
 /* a[d * m + i] *= dinv[j] (right) or dinv[i] (left), j = i + off[d]: the Jacobi scaling of a copy filled unscaled */
-__global__ void DIAScaleKernel(PetscInt m, MatPowersOffsets o, const MatDIADS *dinv, bool left, MatDIADS *a)
+__global__ void DIAScaleKernel(PetscInt m, MatDIAOffsets o, const MatDIADS *dinv, bool left, MatDIADS *a)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x)
     for (int d = 0; d < o.n; d++) {
@@ -28,7 +28,7 @@ __global__ void DIAScaleKernel(PetscInt m, MatPowersOffsets o, const MatDIADS *d
 }
 
 /* y = B x - r x + c z (z NULL: no last term) */
-__global__ void DIAPowerKernel(PetscInt m, MatPowersOffsets o, const MatDIADS *a, const MatDIADS *x, const MatDIADS *z, MatDIADS r, MatDIADS c, MatDIADS *y)
+__global__ void DIAPowerKernel(PetscInt m, MatDIAOffsets o, const MatDIADS *a, const MatDIADS *x, const MatDIADS *z, MatDIADS r, MatDIADS c, MatDIADS *y)
 {
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
     MatDIADS sum = MatDIADS(0);
@@ -75,18 +75,18 @@ static PetscErrorCode MatPowersDIAPowerHost(PetscInt m, PetscInt ndiag, const Pe
 /* The host twin of the device fill: dia[d * m + i] = A(i, i + offset[d]) from A's host CSR, unscaled */
 static PetscErrorCode MatPowersDIAFillHost(MatPowers mpk, PetscScalar dia[])
 {
-  const MatPowersOffsets o = MatPowersToOffsets(mpk);
-  const PetscInt        *ai, *aj;
-  const PetscScalar     *av;
-  PetscInt               m;
-  PetscBool              done;
+  const MatDIAOffsets o = MatPowersToOffsets(mpk);
+  const PetscInt     *ai, *aj;
+  const PetscScalar  *av;
+  PetscInt            m;
+  PetscBool           done;
 
   PetscFunctionBegin;
   PetscCall(MatGetRowIJ(mpk->A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscCall(MatSeqAIJGetArrayRead(mpk->A, &av));
   PetscCall(PetscArrayzero(dia, mpk->ndiag * m));
   for (PetscInt i = 0; i < m; i++)
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) dia[MatPowersDiagonalOf(o, aj[k] - i) * m + i] = av[k];
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) dia[MatDIADiagonalOf(o, aj[k] - i) * m + i] = av[k];
   PetscCall(MatSeqAIJRestoreArrayRead(mpk->A, &av));
   PetscCall(MatRestoreRowIJ(mpk->A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -161,7 +161,7 @@ PetscErrorCode MatPowersDIASetUp(MatPowers mpk)
     PetscBool       done;
 
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-    PetscCall(MatDIAFindDiagonals(m, m, ai, aj, PETSC_FALSE, NULL, &ndiag, offset));
+    PetscCall(MatDIAFindDiagonals(m, m, ai, aj, &ndiag, offset));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   }
   PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
@@ -228,9 +228,9 @@ PetscErrorCode MatPowersDIAAlloc(MatPowers mpk, PetscInt m, PetscBool cuda)
 /* One basis step on the m rows of the DIA copy, one kernel: Y = B X - r X + c Z (Z NULL: no last term); X, Y, Z of m entries */
 PetscErrorCode MatPowersDIAStep(MatPowers mpk, PetscInt m, Vec X, Vec Z, PetscScalar r, PetscScalar c, Vec Y)
 {
-  const MatPowersOffsets      o = MatPowersToOffsets(mpk);
-  const PetscScalar *x, *z = NULL;
-  PetscScalar       *y;
+  const MatDIAOffsets o = MatPowersToOffsets(mpk);
+  const PetscScalar  *x, *z = NULL;
+  PetscScalar        *y;
 
   PetscFunctionBegin;
   if (mpk->diacuda) {

@@ -15,12 +15,12 @@ namespace {
 
 /* Writes the value at dia[d * m + ownoff + row], d the diagonal of the offset (one thread a row: no race) */
 struct MatPowersFillOp {
-  MatPowersOffsets o;
-  PetscInt         m, ownoff;
+  MatDIAOffsets o;
+  PetscInt      m, ownoff;
   MatDIADS     *dia;
   __device__ void operator()(PetscInt row, PetscInt off, MatDIADS v) const
   {
-    dia[(size_t)MatPowersDiagonalOf(o, off) * m + ownoff + row] = v;
+    dia[(size_t)MatDIADiagonalOf(o, off) * m + ownoff + row] = v;
   }
 };
 

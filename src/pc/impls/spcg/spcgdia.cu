@@ -4,12 +4,12 @@
    by diagonal, zero where a diagonal leaves the block, and the product reads no column index at all:
    for a 7-point stencil 28 bytes a row against CSR's 60 (Bell and Garland, "Implementing sparse
    matrix-vector multiplication on throughput-oriented processors", 2009). The diagonals are found in
-   one pass over the column indices (MatDIAFindDiagonals()), the values placed in a second; from a jagged
-   type's format and values on the GPU, both passes through its row visitor (MatDIAVisitKernel()), so that a
-   jagged operator on a stencil gets the same copy. The host twin of the product is PCSPCGDIAMultHost(), of
-   the fills PCSPCGDIAFillHost(); the operations of the format: PCSPCGBlockOpsDIA.
+   one pass over the entries, the values placed in a second; on the GPU both passes go through the row
+   visitor (MatDIAVisitKernel()) over a MATSEQAIJCUSPARSE's CSR or a jagged type's format and values, so
+   that a jagged operator on a stencil gets the same copy. The host twins: MatDIAFindDiagonals() and
+   PCSPCGDIAFillHost() of the passes, PCSPCGDIAMultHost() of the product; the operations of the format:
+   PCSPCGBlockOpsDIA.
 */
-#include <algorithm>
 #include <petscdevice_cuda.h>
 #include "spcgkernels.cuh"
 #include <petscjagged/private/diafind.h>
@@ -31,44 +31,16 @@ PetscBool PCSPCGBlockUseDIA(PCSPCGFormat format, PetscInt ndiag, PetscInt nrows,
 
 namespace {
 
-/* the diagonals' offsets as a kernel argument */
-struct Offsets {
-  int n, off[PCSPCG_DIA_MAX];
-};
-
-/* the diagonal of an offset: one of o.off, binary search */
-__device__ inline int DiagonalOf(const Offsets &o, int off)
-{
-  int lo = 0, hi = o.n - 1;
-
-  while (lo < hi) {
-    const int mid = (lo + hi) / 2;
-    if (o.off[mid] < off) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /* the visitor's placing of an entry: a[d * m + row], d its offset's diagonal (one thread a row: no race) */
 struct FillOp {
-  Offsets o;
-  int     m;
-  S      *a;
-  __device__ void operator()(PetscInt row, PetscInt off, MatDIADS v) const { a[(size_t)DiagonalOf(o, (int)off) * m + row] = ToSingle(*reinterpret_cast<const D *>(&v)); }
+  MatDIAOffsets o;
+  int           m;
+  S            *a;
+  __device__ void operator()(PetscInt row, PetscInt off, MatDIADS v) const { a[(size_t)MatDIADiagonalOf(o, off) * m + row] = ToSingle(*reinterpret_cast<const D *>(&v)); }
 };
 
-/* a[d * m + i] = the single-precision value of entry (i, i + o.off[d]); a is zero on entry */
-__global__ void FillKernel(int m, const int *ai, const int *aj, const D *av, Offsets o, S *a)
-{
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) {
-    for (int k = ai[i]; k < ai[i + 1]; k++) {
-      a[(size_t)DiagonalOf(o, aj[k] - i) * m + i] = ToSingle(av[k]);
-    }
-  }
-}
-
 /* y = A x; unless stopped is set: with dot, dot += x'y */
-__global__ void DIAMultKernel(int m, int ncols, Offsets o, const S *a, const S *x, S *y, const int *stopped, D *dot)
+__global__ void DIAMultKernel(int m, int ncols, MatDIAOffsets o, const S *a, const S *x, S *y, const int *stopped, D *dot)
 {
   D xy = 0;
 
@@ -87,9 +59,9 @@ __global__ void DIAMultKernel(int m, int ncols, Offsets o, const S *a, const S *
   if (dot) BlockSumTo(xy, dot);
 }
 
-Offsets ToOffsets(const PCSPCGBlock &c)
+MatDIAOffsets ToOffsets(const PCSPCGBlock &c)
 {
-  Offsets o;
+  MatDIAOffsets o;
 
   o.n = (int)c.ndiag;
   for (PetscInt d = 0; d < c.ndiag; d++) o.off[d] = (int)c.offset[d];
@@ -101,25 +73,23 @@ Offsets ToOffsets(const PCSPCGBlock &c)
 /* The values of the host DIA block c from B (its host CSR ai, aj) into c->a, zero where B has no entry */
 static PetscErrorCode PCSPCGDIAFillHost(Mat B, const PetscInt *ai, const PetscInt *aj, PCSPCGBlock *c)
 {
-  const PetscScalar *aa;
-  const PetscInt     m = c->nrows;
+  const PetscScalar  *aa;
+  const PetscInt      m = c->nrows;
+  const MatDIAOffsets o = ToOffsets(*c);
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(c->a, c->ndiag * m));
   PetscCall(MatSeqAIJGetArrayRead(B, &aa));
   for (PetscInt i = 0; i < m; i++)
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
-      const PetscInt d = (PetscInt)(std::lower_bound(c->offset, c->offset + c->ndiag, aj[k] - i) - c->offset);
-
-      c->a[d * m + i] = (PetscJaggedScalarSingle)aa[k];
-    }
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) c->a[MatDIADiagonalOf(o, aj[k] - i) * m + i] = (PetscJaggedScalarSingle)aa[k];
   PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  The diagonals of the m x ncols block whose entries e keeps in device memory (a jagged type's), found through its
-  row visitor on stream: *ndiag of them (PCSPCG_DIA_MAX + 1: more), ascending in offset[]
+  The diagonals of the m x ncols block whose entries e keeps in device memory (a MATSEQAIJCUSPARSE's or a jagged type's),
+  found through the row visitor on stream: *ndiag of them (PCSPCG_DIA_MAX + 1: more), ascending in offset[]; the twin of
+  MatDIAFindDiagonals()
 */
 static PetscErrorCode PCSPCGDIAVisitOffsets(const MatDIAEntries &e, PetscInt m, PetscInt ncols, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
 {
@@ -138,62 +108,47 @@ static PetscErrorCode PCSPCGDIAVisitOffsets(const MatDIAEntries &e, PetscInt m, 
 }
 
 /*
-  The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it, on the
-  device (B a MATSEQAIJCUSPARSE, or a jagged type: from its device format and values) or the host; else c->ops
-  stays NULL and nothing is allocated
+  The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it: on the device (B a
+  MATSEQAIJCUSPARSE or a jagged type, found and filled through the row visitor from its device entries; none where a
+  jagged type keeps its values on the host) or on the host (the twins: MatDIAFindDiagonals(), PCSPCGDIAFillHost());
+  else c->ops stays NULL and nothing is allocated
 */
 PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
 {
-  PetscInt        ndiag, offset[PCSPCG_DIA_MAX];
-  const PetscInt *di = NULL, *dj = NULL;
-  PetscScalar    *da = NULL;
-  cudaStream_t    stream = NULL;
-  MatDIAEntries   e;
-  PetscBool       visit = PETSC_FALSE; /* through the row visitor: a jagged type on the device */
+  PetscInt      ndiag, offset[PCSPCG_DIA_MAX];
+  cudaStream_t  stream = NULL;
+  MatDIAEntries e;
 
   PetscFunctionBegin;
   if (format == PCSPCG_FORMAT_CSR || format == PCSPCG_FORMAT_PJDS || !m || !ai[m]) PetscFunctionReturn(PETSC_SUCCESS);
   if (device) {
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &visit, MATSEQPJDSCUDA, MATSEQJDSCUDA, ""));
-    if (visit) {
-      PetscBool ok;
+    PetscBool ok;
 
-      PetscCall(MatDIAEntriesGet(B, NULL, 0, &e, &ok));
-      if (!ok) PetscFunctionReturn(PETSC_SUCCESS); /* its values are on the host (-mat_jagged_host): no DIA copy on the device */
-      PetscCall(PCSPCGDIAVisitOffsets(e, m, c->ncols, stream, &ndiag, offset));
-    } else {
-      PetscCall(DeviceCSR(B, &di, &dj, &da));
-      PetscCall(MatDIAFindDiagonals(m, c->ncols, di, dj, PETSC_TRUE, stream, &ndiag, offset));
-    }
-  } else PetscCall(MatDIAFindDiagonals(m, c->ncols, ai, aj, PETSC_FALSE, NULL, &ndiag, offset));
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(MatDIAEntriesGet(B, NULL, 0, &e, &ok));
+    if (!ok) PetscFunctionReturn(PETSC_SUCCESS); /* a jagged type's values on the host (-mat_jagged_host): no DIA copy on the device */
+    PetscCall(PCSPCGDIAVisitOffsets(e, m, c->ncols, stream, &ndiag, offset));
+  } else PetscCall(MatDIAFindDiagonals(m, c->ncols, ai, aj, &ndiag, offset));
   PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
-  if (!PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) {
-    if (visit) PetscCall(MatDIAEntriesRestore(B, &e));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  c->format = PCSPCG_FORMAT_DIA;
-  c->ops    = &PCSPCGBlockOpsDIA;
-  c->ndiag  = ndiag;
-  c->nrows  = m;
-  for (PetscInt d = 0; d < ndiag; d++) c->offset[d] = offset[d];
-  if (device) {
-    PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * ndiag * m));
-    PetscCallCUDA(cudaMemsetAsync(c->a, 0, sizeof(S) * ndiag * m, stream));
-    if (visit) {
+  if (PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) {
+    c->format = PCSPCG_FORMAT_DIA;
+    c->ops    = &PCSPCGBlockOpsDIA;
+    c->ndiag  = ndiag;
+    c->nrows  = m;
+    for (PetscInt d = 0; d < ndiag; d++) c->offset[d] = offset[d];
+    if (device) {
+      PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * ndiag * m));
+      PetscCallCUDA(cudaMemsetAsync(c->a, 0, sizeof(S) * ndiag * m, stream));
       const FillOp op = {ToOffsets(*c), (int)m, reinterpret_cast<S *>(c->a)};
 
       MatDIAVisitKernel<<<MatDIABlocks(MatDIAEntriesThreads(e)), 256, 0, stream>>>(e, 0, op);
       PetscCallCUDA(cudaGetLastError());
-      PetscCall(MatDIAEntriesRestore(B, &e));
     } else {
-      FillKernel<<<BlocksFor(m), kThreads, 0, stream>>>((int)m, di, dj, reinterpret_cast<const D *>(da), ToOffsets(*c), reinterpret_cast<S *>(c->a));
-      PetscCallCUDA(cudaGetLastError());
+      PetscCall(PetscCalloc1(ndiag * m, &c->a));
+      PetscCall(PCSPCGDIAFillHost(B, ai, aj, c));
     }
-  } else {
-    PetscCall(PetscCalloc1(ndiag * m, &c->a));
-    PetscCall(PCSPCGDIAFillHost(B, ai, aj, c));
   }
+  if (device) PetscCall(MatDIAEntriesRestore(B, &e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
