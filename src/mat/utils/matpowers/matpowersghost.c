@@ -182,7 +182,7 @@ static PetscErrorCode MatPowersRadixSort(PetscInt n, PetscInt maxkey, PetscInt *
 static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscInt e0, MatPowersKnown *known, PetscInt nown, PetscInt **ghost, PetscInt *norder)
 {
   const PetscInt n = rr->nnz - e0, nghost = *norder - nown;
-  PetscInt      *key, *val, m = 0, nnew = 0, *g, *ext;
+  PetscInt      *key, *val, m = 0, nnew = 0, *g, *ext, kmin = PETSC_INT_MAX, kmax = -1;
 
   PetscFunctionBegin;
   PetscCall(MatPowersKnownReserve(known, 0, n));
@@ -195,12 +195,15 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
     else {
       key[m]   = gc;
       val[m++] = e;
+      kmin     = PetscMin(kmin, gc);
+      kmax     = PetscMax(kmax, gc);
     }
   }
-  PetscCall(MatPowersRadixSort(m, A->rmap->N, key, val, known->tk, known->tv));
+  for (PetscInt i = 0; i < m; i++) key[i] -= kmin; /* sorted relative to the smallest: the fewer digits of the columns' span (a slab's neighbours), not of N */
+  PetscCall(MatPowersRadixSort(m, m ? kmax - kmin + 1 : 1, key, val, known->tk, known->tv));
   PetscCall(PetscRealloc(sizeof(PetscInt) * (nghost + m), ghost));
   for (PetscInt i = 0, j = 0; i < m;) { /* distinct columns: known (j walks the known ones) or new */
-    const PetscInt gc = key[i];
+    const PetscInt gc = key[i] + kmin;
     PetscInt       idx;
 
     while (j < known->n && known->g[j] < gc) j++;
@@ -209,7 +212,7 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
       idx                        = *norder + nnew;
       (*ghost)[nghost + nnew++] = gc;
     }
-    for (; i < m && key[i] == gc; i++) rr->gcols[val[i]] = idx;
+    for (; i < m && key[i] + kmin == gc; i++) rr->gcols[val[i]] = idx;
   }
   /* known and the new layer, both ascending, merged */
   PetscCall(MatPowersKnownReserve(known, known->n + nnew, 0));
