@@ -301,7 +301,7 @@ int main(int argc, char **argv)
          with a copy of its own (the DIA copy of a stencil), one an inner iteration */
       const PetscLogDouble nsingle = (PetscLogDouble)PetscMax(c[2].count, ninner);
       const PetscLogDouble ghosts  = (PetscLogDouble)(nrecv + nsend) * (c[1].count * sizeof(PetscScalar) + nsingle * sizeof(PetscScalar) / 2);
-      const PetscLogDouble moved = c[0].h2d + c[0].d2h, vec = (PetscLogDouble)m * sizeof(PetscScalar);
+      const PetscLogDouble moved   = c[0].h2d + c[0].d2h, vec = (PetscLogDouble)m * sizeof(PetscScalar);
 
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s with %s: the second solve moved %g bytes between host and device, %g beyond the ghost values of its products: %.3g vectors an iteration", ksptypes[k], type, moved, moved - ghosts, (moved - ghosts) / (vec * PetscMax(its, 1))));
       PetscCall(Check((PetscBool)(moved - ghosts <= 0.25 * vec * PetscMax(its, 1)), msg));
