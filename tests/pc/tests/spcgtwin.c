@@ -236,25 +236,23 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -csr -banded -twin_view -use_gpu_aware_mpi 0
+      # what each checks: the GPU loop against its host twin, and the copy the view names
+      filter: grep -E -o "GPU inner loop matches its host twin|(diagonal block )?DIA, [48]-byte values on 7 diagonals(, no column indices. off-diagonal block CSR)?|CSR, [48]-byte values with the operator.s own indices|the matrix.s own single-precision product|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
       test:
          suffix: gpu_dia
          args: -twin_pc_spcg_max_it 20
-         filter: grep -E -o "GPU inner loop matches its host twin|DIA, [48]-byte values on 7 diagonals|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
          output_file: output/spcgtwin_gpu_dia.out
       test:
          suffix: gpu_dia_jacobi_nograph
          args: -twin_pc_spcg_jacobi -twin_pc_spcg_cuda_graph 0
-         filter: grep -E -o "GPU inner loop matches its host twin|DIA, [48]-byte values on 7 diagonals|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
          output_file: output/spcgtwin_gpu_dia.out
       test:
          suffix: gpu_dia_np2
          nsize: 2
          args: -twin_pc_spcg_jacobi
-         filter: grep -E -o "GPU inner loop matches its host twin|diagonal block DIA, [48]-byte values on 7 diagonals, no column indices. off-diagonal block CSR|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
       test:
          suffix: gpu_banded_csr
          args: -twin_pc_spcg_format csr
-         filter: grep -E -o "GPU inner loop matches its host twin|CSR, [48]-byte values with the operator.s own indices|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
 
 
    # a banded jagged operator (MATPJDSCUDA, no -csr): on the GPU the DIA copy found and filled from the jagged
@@ -262,25 +260,22 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -banded -twin_view -use_gpu_aware_mpi 0
+      filter: grep -E -o "GPU inner loop matches its host twin|(diagonal block )?DIA, [48]-byte values on 7 diagonals(, no column indices. off-diagonal block CSR)?|CSR, [48]-byte values with the operator.s own indices|the matrix.s own single-precision product|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
       test:
          suffix: gpu_jagged_dia
          args: -twin_pc_spcg_max_it 20
-         filter: grep -E -o "GPU inner loop matches its host twin|DIA, [48]-byte values on 7 diagonals|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
          output_file: output/spcgtwin_gpu_dia.out
       test:
          suffix: gpu_jagged_dia_jacobi_nograph
          args: -twin_pc_spcg_jacobi -twin_pc_spcg_cuda_graph 0
-         filter: grep -E -o "GPU inner loop matches its host twin|DIA, [48]-byte values on 7 diagonals|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
          output_file: output/spcgtwin_gpu_dia.out
       test:
          suffix: gpu_jagged_dia_np2
          nsize: 2
          args: -twin_pc_spcg_jacobi
-         filter: grep -E -o "GPU inner loop matches its host twin|diagonal block DIA, [48]-byte values on 7 diagonals, no column indices. off-diagonal block CSR|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
          output_file: output/spcgtwin_gpu_dia_np2.out
       test:
          # -pc_spcg_format pjds keeps the jagged type's own single-precision copy
          suffix: gpu_jagged_own
          args: -twin_pc_spcg_format pjds -twin_pc_spcg_max_it 20
-         filter: grep -E -o "GPU inner loop matches its host twin|the matrix.s own single-precision product|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | LC_ALL=C sort -u
 TEST*/
