@@ -70,34 +70,35 @@ PETSC_EXTERN const char *const MatJaggedKernels[];
    PetscJaggedExchange - How the halo exchanges and reductions of petsc-jagged's GPU objects travel between processes
 
    Values:
-+  `PETSC_JAGGED_EXCHANGE_MPI`  - through MPI (the default): where MPI is GPU-aware (PETSc's `-use_gpu_aware_mpi 1`, its default), the device buffers
++  `PETSC_JAGGED_EXCHANGE_AUTO` - the default: CUDA IPC where the processes share a host, else MPI; the inner sums of `PCSPCG` through MPI
+.  `PETSC_JAGGED_EXCHANGE_MPI`  - through MPI: where MPI is GPU-aware (PETSc's `-use_gpu_aware_mpi 1`, its default), the device buffers
                                   go to MPI as they are; with `-use_gpu_aware_mpi 0` they are staged through pinned host memory. A host synchronization each
--  `PETSC_JAGGED_EXCHANGE_NCCL` - from GPU to GPU through NCCL, enqueued on the stream of the kernels, without a host synchronization
+.  `PETSC_JAGGED_EXCHANGE_NCCL` - from GPU to GPU through NCCL, enqueued on the stream of the kernels, without a host synchronization
+-  `PETSC_JAGGED_EXCHANGE_IPC`  - between the processes of one host through CUDA IPC: each process maps the receive buffers of the processes
+                                  it sends to once, and pushes its messages into them with peer copies (a copy engine, no kernel) on the
+                                  stream of the kernels; interprocess events order the GPUs and a zero-byte MPI message per neighbour tells
+                                  that an event was recorded, so the host never waits for a GPU
 
    Level: intermediate
 
    Notes:
    Reductions whose result the host needs (`KSPCAGMRES`'s Gram matrices, `PCSPCG`'s inner sums through MPI) go
-   through host memory on either MPI path.
+   through host memory on every path but NCCL.
 
    NCCL runs where every process has a GPU of its own and finds `libnccl.so.2` (on the loader's path, else
-   the copy petsc-jagged was built against); elsewhere, and on one process, the MPI path runs and the
-   object's view says why. The NCCL communicator is made once per communicator, by a thread of its own
-   started when NCCL is asked for (the setter or the option) and connected before its first use, so that
-   it is made while the program assembles; making and connecting it took 2.6-3.8 s on two H200s.
-
-   MPI is the default: on two H200s the exchanges of a product through MPI hide behind the diagonal
-   block's product as well as through NCCL (`MatMult()` of the 3D Poisson matrix 0.276 ms through MPI,
-   0.291 ms through NCCL; the Q2 finite-element matrix 0.220 and 0.235 ms), and NCCL's set-up would
-   fall into the first solve of a program that does not assemble for seconds first. NCCL is faster for
-   the ghosted matrix-powers kernel of `KSPCAGMRES` on a stencil (repeated solve 0.607 s against 0.717 s
-   on the 3D convection-diffusion problem, 16.8 M rows) and for long runs of `KSPMPCG`'s inner iterations.
+   the copy petsc-jagged was built against); CUDA IPC where the processes share a host and can map each other's
+   device memory (two processes may share a GPU); elsewhere, and on one process, the MPI path runs. The object's view
+   names the path taken and why. The NCCL communicator is made once per communicator, by a thread of its own
+   started when NCCL is asked for (the setter or the option), so that it is made while the program goes on;
+   making it costs seconds (see bench/RESULTS.md), which is why the default takes it only where asked for.
 
 .seealso: `MatJaggedSetExchange()`, `PCSPCGSetExchange()`, `MatPowersSetExchange()`
 E*/
 typedef enum {
+  PETSC_JAGGED_EXCHANGE_AUTO,
   PETSC_JAGGED_EXCHANGE_MPI,
-  PETSC_JAGGED_EXCHANGE_NCCL
+  PETSC_JAGGED_EXCHANGE_NCCL,
+  PETSC_JAGGED_EXCHANGE_IPC
 } PetscJaggedExchange;
 PETSC_EXTERN const char *const PetscJaggedExchanges[];
 

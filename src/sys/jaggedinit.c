@@ -66,7 +66,7 @@ PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_Mul
 PETSC_INTERN PetscLogEvent  MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan;
 PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
-const char *const PetscJaggedExchanges[] = {"mpi", "nccl", "PetscJaggedExchange", "PETSC_JAGGED_EXCHANGE_", NULL};
+const char *const PetscJaggedExchanges[] = {"auto", "mpi", "nccl", "ipc", "PetscJaggedExchange", "PETSC_JAGGED_EXCHANGE_", NULL};
 
 #if defined(PETSC_USE_COMPLEX)
   #define PETSC_JAGGED_SCALAR_NAME "complex"
@@ -253,11 +253,17 @@ PetscErrorCode PetscJaggedInitializePackage(void)
 
   Level: developer
 
+  Note:
+  Where an option of the database asks an exchange for NCCL (see `PetscJaggedExchange`) and the program runs on several
+  processes with GPUs, the NCCL communicator of `PETSC_COMM_WORLD` starts being made here, in the background, so that its
+  seconds pass while the program assembles.
+
 .seealso: `PetscJaggedInitializePackage()`, `PetscDLLibraryAppend()`
 @*/
 PetscErrorCode PetscDLLibraryRegister_petscjagged(void)
 {
   PetscFunctionBegin;
   PetscCall(PetscJaggedInitializePackage());
+  PetscCall(JaggedNCCLPrefetchFromOptions()); /* loaded by every process of PETSC_COMM_WORLD */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,10 +1,10 @@
 /*
    JaggedNCCL (see jaggednccl.h): NCCL opened at run time, and one NCCL communicator per PETSc inner
    communicator, kept as an MPI attribute whose delete callback destroys it. The communicator is made
-   by a thread of its own (ncclCommInitRank(), then one small exchange with the neighbouring ranks and
-   one sum, which set up the connections and load NCCL's kernels), started as early as an object knows
-   it will exchange from GPU to GPU (JaggedNCCLPrefetch(): an MPI jagged matrix at its creation), and
-   joined at the first use (JaggedNCCLGet()), so that the making runs while the program assembles.
+   by a thread of its own (ncclCommInitRank() only: every NCCL operation is issued by the program's
+   thread), started as early as an object knows it will exchange through NCCL (JaggedNCCLPrefetch():
+   when NCCL is asked for), and joined and connected at the first use (JaggedNCCLGet(), collective), so
+   that the making runs while the program goes on.
 */
 #include <petscjagged/private/jaggednccl.h>
 #include <petsc/private/petscimpl.h>
@@ -17,6 +17,12 @@
 
 PetscLogEvent PETSC_JAGGED_NCCLWait;
 
+/*
+  The communicators' channels (CTAs) at most: on 2 H200s the first exchange and sum, which connect them, took 2.1 s
+  with NCCL's default (24 channels) and 0.18 s with 2 (bench/RESULTS.md)
+*/
+#define JAGGED_NCCL_MAX_CTAS 2
+
 struct _n_JaggedNCCL {
   ncclComm_t   comm;      /* NULL where NCCL cannot run on every process of the communicator */
   const char  *why;       /* then: why not */
@@ -24,7 +30,7 @@ struct _n_JaggedNCCL {
   MPI_Comm     petsccomm; /* the inner communicator holding this as an attribute */
   std::thread *maker;     /* the thread making comm, until joined */
   ncclResult_t result;    /* of the making */
-  double       tinit, twarm; /* seconds of ncclCommInitRank() and of the first exchange and sum */
+  double       tinit;     /* seconds of ncclCommInitRank() */
 };
 
 namespace {
@@ -36,6 +42,7 @@ struct NCCLLibrary {
   decltype(&ncclGetVersion)     GetVersion;
   decltype(&ncclGetUniqueId)    GetUniqueId;
   decltype(&ncclCommInitRank)   CommInitRank;
+  decltype(&ncclCommInitRankConfig) CommInitRankConfig; /* NULL before NCCL 2.14 */
   decltype(&ncclCommDestroy)    CommDestroy;
   decltype(&ncclGetErrorString) GetErrorString;
   decltype(&ncclGroupStart)     GroupStart;
@@ -87,6 +94,7 @@ PetscErrorCode JaggedNCCLOpen(void)
     nccl.why = "libnccl.so.2 lacks a function petsc-jagged calls";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (nccl.loaded && !JaggedNCCLSymbol(lib, "ncclCommInitRankConfig", &nccl.CommInitRankConfig)) nccl.CommInitRankConfig = nullptr;
   if (nccl.GetVersion(&version) != ncclSuccess || version < 20700) { /* grouped send/receive: NCCL 2.7 */
     nccl.loaded = false;
     nccl.why    = "libnccl.so.2 is older than NCCL 2.7";
@@ -144,15 +152,13 @@ PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
 }
 
 /*
-  The making thread: the communicator on the process's GPU, then one exchange of a byte with the next and
-  the previous rank and one sum of a double, waited for: the connections to the neighbours are set up and
-  NCCL's kernels loaded before the first halo exchange. No MPI and no PETSc calls here.
+  The making thread: the communicator on the process's GPU, ncclCommInitRank() alone. It issues no NCCL operation:
+  NCCL forbids operations issued from two threads at once on communicators of one GPU, and an operation waiting on
+  its GPU for the other process while this process's program thread sits in a call that synchronizes the GPU
+  (cudaFree()) can wait for ever (JaggedNCCLConnect()). No MPI and no PETSc calls here.
 */
 void JaggedNCCLMake(JaggedNCCL c, int size, ncclUniqueId id, int rank, int device)
 {
-  cudaStream_t stream = nullptr;
-  char        *buf    = nullptr;
-  const int    next = (rank + 1) % size, prev = (rank + size - 1) % size;
   auto         now = [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); };
   const double t0  = now();
 
@@ -160,23 +166,46 @@ void JaggedNCCLMake(JaggedNCCL c, int size, ncclUniqueId id, int rank, int devic
     c->result = ncclUnhandledCudaError;
     return;
   }
-  c->result = nccl.CommInitRank(&c->comm, size, id, rank);
-  c->tinit  = now() - t0;
-  if (c->result != ncclSuccess) return;
-  if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess || cudaMalloc((void **)&buf, 32) != cudaSuccess || cudaMemset(buf, 0, 32) != cudaSuccess) c->result = ncclUnhandledCudaError;
-  if (c->result == ncclSuccess && (c->result = nccl.GroupStart()) == ncclSuccess) {
-    for (int peer : {next, prev}) {
-      (void)nccl.Send(buf, 1, ncclUint8, peer, c->comm, stream);
-      (void)nccl.Recv(buf + (peer == prev ? 16 : 8), 1, ncclUint8, peer, c->comm, stream);
-      if (next == prev) break;
-    }
-    c->result = nccl.GroupEnd();
+  if (nccl.CommInitRankConfig) { /* few channels: a halo of a few megabytes needs no more, and each channel costs connections */
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+
+    config.maxCTAs = JAGGED_NCCL_MAX_CTAS;
+    c->result      = nccl.CommInitRankConfig(&c->comm, size, id, rank, &config);
+  } else c->result = nccl.CommInitRank(&c->comm, size, id, rank);
+  c->tinit = now() - t0;
+}
+
+/*
+  The communicator's connections to the neighbouring ranks and NCCL's kernels, made by one exchange of a byte with the
+  next and the previous rank and one sum, on this (the program's) thread while every process waits here: a first
+  exchange in a solve would otherwise connect while the other process may already wait in a call that synchronizes
+  its GPU, which NCCL's connection (its proxy thread's CUDA calls) then waits for
+*/
+PetscErrorCode JaggedNCCLConnect(JaggedNCCL c, MPI_Comm comm)
+{
+  cudaStream_t stream;
+  char        *buf;
+  PetscMPIInt  size, rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  PetscCallCUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  PetscCallCUDA(cudaMalloc((void **)&buf, 32));
+  PetscCallCUDA(cudaMemsetAsync(buf, 0, 32, stream));
+  JaggedCallNCCL(nccl.GroupStart());
+  for (int peer : {next, prev}) {
+    JaggedCallNCCL(nccl.Send(buf, 1, ncclUint8, peer, c->comm, stream));
+    JaggedCallNCCL(nccl.Recv(buf + (peer == prev ? 16 : 8), 1, ncclUint8, peer, c->comm, stream));
+    if (next == prev) break;
   }
-  if (c->result == ncclSuccess) c->result = nccl.AllReduce(buf + 24, buf + 24, 1, ncclDouble, ncclSum, c->comm, stream);
-  if (stream && cudaStreamSynchronize(stream) != cudaSuccess) c->result = ncclUnhandledCudaError;
-  if (buf) (void)cudaFree(buf);
-  if (stream) (void)cudaStreamDestroy(stream);
-  c->twarm = now() - t0 - c->tinit;
+  JaggedCallNCCL(nccl.GroupEnd());
+  JaggedCallNCCL(nccl.AllReduce(buf + 24, buf + 24, 1, ncclDouble, ncclSum, c->comm, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFree(buf));
+  PetscCallCUDA(cudaStreamDestroy(stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The communicator's attribute, made (collective then) and its making thread started where NCCL can run */
@@ -235,6 +264,40 @@ PetscErrorCode JaggedNCCLPrefetch(MPI_Comm comm)
 }
 
 /*
+  JaggedNCCLPrefetchFromOptions - where any option of the database asks an exchange for NCCL (`-mat_jagged_exchange nccl`,
+  `-pc_spcg_exchange nccl`, `-mat_powers_exchange nccl`, under any prefix), starts making the communicator of
+  PETSC_COMM_WORLD at once, while the program assembles: the objects that will ask for it (a MatPowers made inside
+  the first solve, say) are created too late to hide its seconds. Collective on PETSC_COMM_WORLD: called when
+  PETSc loads the library (-dll_append).
+*/
+PetscErrorCode JaggedNCCLPrefetchFromOptions(void)
+{
+  char       *all;
+  PetscBool   asked;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  asked = (PetscBool)(strstr(all, "_exchange nccl") != NULL);
+  PetscCall(PetscFree(all));
+  if (asked) { /* and where this process sees a GPU (no GPU: nothing to make; the answer is the same on every process of a GPU machine) */
+    int ngpu = 0;
+
+    if (cudaGetDeviceCount(&ngpu) != cudaSuccess) {
+      (void)cudaGetLastError();
+      ngpu = 0;
+    }
+    asked = (PetscBool)(ngpu > 0);
+  }
+  if (!asked) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* the device PETSc gives this rank, as the first GPU object would */
+  PetscCall(JaggedNCCLPrefetch(PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   JaggedNCCLGet - the NCCL communicator of comm, started on the first call (collective then) and waited
   for; NULL with why where NCCL cannot run on every process
 */
@@ -247,7 +310,8 @@ PetscErrorCode JaggedNCCLGet(MPI_Comm comm, JaggedNCCL *c, const char **why)
   PetscCall(PetscCommDuplicate(comm, &inner, NULL));
   PetscCall(JaggedNCCLStart(inner, &value));
   if (value->maker) {
-    PetscLogDouble t0, t1;
+    PetscLogDouble t0, t1, t2;
+    PetscMPIInt    made, allmade;
 
     PetscCall(PetscLogEventBegin(PETSC_JAGGED_NCCLWait, 0, 0, 0, 0));
     PetscCall(PetscTime(&t0));
@@ -255,9 +319,14 @@ PetscErrorCode JaggedNCCLGet(MPI_Comm comm, JaggedNCCL *c, const char **why)
     delete value->maker;
     value->maker = nullptr;
     PetscCall(PetscTime(&t1));
+    made = value->result == ncclSuccess;
+    PetscCallMPI(MPIU_Allreduce(&made, &allmade, 1, MPI_INT, MPI_MIN, inner)); /* a failure on one process fails every process, none waits for it */
+    PetscCheck(made, PETSC_COMM_SELF, PETSC_ERR_LIB, "Making the NCCL communicator failed: NCCL error %d: %s", (int)value->result, nccl.GetErrorString(value->result));
+    PetscCheck(allmade, PETSC_COMM_SELF, PETSC_ERR_LIB, "Making the NCCL communicator failed on another process");
+    PetscCall(JaggedNCCLConnect(value, inner));
+    PetscCall(PetscTime(&t2));
     PetscCall(PetscLogEventEnd(PETSC_JAGGED_NCCLWait, 0, 0, 0, 0));
-    PetscCheck(value->result == ncclSuccess, PETSC_COMM_SELF, PETSC_ERR_LIB, "Making the NCCL communicator failed: NCCL error %d: %s", (int)value->result, nccl.GetErrorString(value->result));
-    PetscCall(PetscInfo(NULL, "NCCL communicator made in %g s and connected in %g s by a thread of its own; waited %g s for it\n", value->tinit, value->twarm, t1 - t0));
+    PetscCall(PetscInfo(NULL, "NCCL communicator made in %g s by a thread of its own (waited %g s for it), connected in %g s\n", value->tinit, t1 - t0, t2 - t1));
   }
   *c = value->comm ? value : nullptr;
   if (why) *why = value->why;

@@ -22,6 +22,7 @@
 typedef struct _n_JaggedHalo *JaggedHalo;
 
 PETSC_INTERN PetscErrorCode JaggedHaloCreate(PetscSF, size_t, PetscBool, PetscJaggedExchange, JaggedHalo *);
+PETSC_INTERN PetscErrorCode JaggedHaloDirect(MPI_Comm, PetscJaggedExchange, PetscBool *);
 PETSC_INTERN PetscErrorCode JaggedHaloGetExchange(JaggedHalo, const char **, const char **);
 PETSC_INTERN PetscErrorCode JaggedHaloBegin(JaggedHalo, const void *, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloEnd(JaggedHalo, void *, cudaStream_t);

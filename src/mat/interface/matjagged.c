@@ -334,19 +334,19 @@ PetscErrorCode MatJaggedGetStorage(Mat A, PetscCount *nnz, PetscCount *stored)
 
   Input Parameters:
 + A        - a `MATJDSCUDA` or `MATPJDSCUDA` matrix
-- exchange - `PETSC_JAGGED_EXCHANGE_MPI` (default) or `PETSC_JAGGED_EXCHANGE_NCCL`
+- exchange - `PETSC_JAGGED_EXCHANGE_AUTO` (default), `PETSC_JAGGED_EXCHANGE_MPI`, `PETSC_JAGGED_EXCHANGE_NCCL` or `PETSC_JAGGED_EXCHANGE_IPC`
 
   Options Database Key:
-. -mat_jagged_exchange <mpi,nccl> - the path
+. -mat_jagged_exchange <auto,mpi,nccl,ipc> - the path
 
   Level: intermediate
 
   Notes:
   `MatMult()`, `MatMultAdd()`, the transpose products and `MatJaggedMultSingle()` exchange the ghost
-  entries of x while the diagonal block multiplies. Through NCCL they go from GPU to GPU on a stream of
-  their own, without a host synchronization; through MPI (not CUDA-aware) they are staged through pinned
-  host memory. Asking for NCCL starts making its communicator in the background. Where NCCL cannot run
-  (see `PetscJaggedExchange`) the MPI path runs; `MatView()` with `PETSC_VIEWER_ASCII_INFO` names the
+  entries of x while the diagonal block multiplies. Through CUDA IPC (auto's choice where the processes share
+  a host) or NCCL they go from GPU to GPU on a stream of their own, without a host synchronization; through
+  MPI (not CUDA-aware) they are staged through pinned host memory. Asking for NCCL starts making its
+  communicator in the background. Where the path asked for cannot run (see `PetscJaggedExchange`) the MPI path runs; `MatView()` with `PETSC_VIEWER_ASCII_INFO` names the
   path taken and why. A sequential matrix ignores the setting.
 
 .seealso: `MatJaggedGetExchange()`, `PetscJaggedExchange`, `MATPJDSCUDA`, `MATJDSCUDA`
@@ -356,7 +356,7 @@ PetscErrorCode MatJaggedSetExchange(Mat A, PetscJaggedExchange exchange)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, exchange, 2);
-  PetscCheck(exchange == PETSC_JAGGED_EXCHANGE_MPI || exchange == PETSC_JAGGED_EXCHANGE_NCCL, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
+  PetscCheck(exchange >= PETSC_JAGGED_EXCHANGE_AUTO && exchange <= PETSC_JAGGED_EXCHANGE_IPC, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
   PetscTryMethod(A, "MatJaggedSetExchange_C", (Mat, PetscJaggedExchange), (A, exchange));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

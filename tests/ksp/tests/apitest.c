@@ -216,7 +216,7 @@ int main(int argc, char **argv)
   PetscCall(MatPowersSetOptionsPrefix(mpk, "mpk_"));
 
   /* the defaults */
-  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_MPI, PETSC_FALSE, PETSC_TRUE, 2000};
+  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_AUTO, PETSC_JAGGED_EXCHANGE_AUTO, PETSC_FALSE, PETSC_TRUE, 2000};
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "defaults"));
 
   if (fromopts) {
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
   CHECK_REFUSED(PCSPCGSetExchange(spcg, (PetscJaggedExchange)5), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(PCSPCGSetMGDenseMax(spcg, -1), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(MatPowersSetExchange(mpk, (PetscJaggedExchange)-1), PETSC_ERR_ARG_OUTOFRANGE);
-  CHECK_REFUSED(MatJaggedSetExchange(A, (PetscJaggedExchange)2), PETSC_ERR_ARG_OUTOFRANGE);
+  CHECK_REFUSED(MatJaggedSetExchange(A, (PetscJaggedExchange)4), PETSC_ERR_ARG_OUTOFRANGE);
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "after the refused values"));
 
   { /* the matrix's exchange: set and read back on an MPI jagged matrix; a sequential or AIJ matrix ignores the setter and has no getter */

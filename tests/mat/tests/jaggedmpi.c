@@ -50,18 +50,17 @@ static PetscErrorCode CheckCopies(Mat A, Vec x, Vec y, PetscInt *checks)
 }
 
 /*
-  The products through the NCCL and the MPI halo exchanges give the same vectors, bit for bit (the transpose
-  products to rounding: the owners add what comes back atomically); PETSc's copy
-  counters show where they went: through NCCL or a GPU-aware MPI (-use_gpu_aware_mpi 1) no value crosses the
-  host, through MPI staged in host memory (-use_gpu_aware_mpi 0) the ghosts do. NCCL
-  runs where every process has a GPU of its own (one node: as many GPUs as processes); processes sharing a
-  GPU take the MPI path although NCCL is asked for.
+  The products through every path of the halo exchange (the default first) give the same vectors, bit for bit (the
+  transpose products to rounding: the owners add what comes back atomically); PETSc's copy counters show where they
+  went: through CUDA IPC, NCCL or a GPU-aware MPI (-use_gpu_aware_mpi 1) no value crosses the host, through MPI staged
+  in host memory (-use_gpu_aware_mpi 0) the ghosts do. The processes of these tests share a host, so CUDA IPC runs
+  and the default takes it; NCCL runs where every process has a GPU of its own (one node: as many GPUs as processes),
+  processes sharing a GPU take the MPI path although NCCL is asked for.
 */
 static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol, PetscInt *checks)
 {
-  const PetscJaggedExchange paths[2] = {PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_NCCL};
-  Vec                       y[2], yt[2];
-  PetscInt                  nrecv, nsend;
+  const PetscJaggedExchange paths[4] = {PETSC_JAGGED_EXCHANGE_AUTO, PETSC_JAGGED_EXCHANGE_MPI, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_IPC};
+  Vec                       y[4], yt[4];
   int                       ngpu;
   PetscMPIInt               size;
   PetscBool                 equal, ownsgpu;
@@ -70,17 +69,18 @@ static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol,
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCallCUDA(cudaGetDeviceCount(&ngpu));
   ownsgpu = (PetscBool)(ngpu >= size);
-  PetscCall(MatGhostCounts(A, &nrecv, &nsend));
-  for (PetscInt e = 0; e < 2; e++) {
+  for (PetscInt e = 0; e < 4; e++) {
     EventCopies before, after, d;
-    PetscBool   nccl = (PetscBool)(paths[e] == PETSC_JAGGED_EXCHANGE_NCCL && ownsgpu);
-    PetscBool   direct = (PetscBool)(nccl || use_gpu_aware_mpi); /* from device memory to device memory */
-    const char *path   = nccl ? "MatMult through NCCL" : (use_gpu_aware_mpi ? "MatMult through a GPU-aware MPI" : "MatMult through MPI and the host");
+    PetscBool   nccl   = (PetscBool)(paths[e] == PETSC_JAGGED_EXCHANGE_NCCL && ownsgpu);
+    PetscBool   ipc    = (PetscBool)(paths[e] == PETSC_JAGGED_EXCHANGE_IPC || paths[e] == PETSC_JAGGED_EXCHANGE_AUTO);
+    PetscBool   direct = (PetscBool)(nccl || ipc || use_gpu_aware_mpi); /* from device memory to device memory */
+    const char *path   = ipc ? "through CUDA IPC" : (nccl ? "through NCCL" : (use_gpu_aware_mpi ? "through a GPU-aware MPI" : "through MPI and the host"));
     PetscMPIInt staged, anystaged;
+    char        what[96];
 
     PetscCall(VecDuplicate(w, &y[e])); /* A's vectors: CUDA */
     PetscCall(VecDuplicate(x, &yt[e]));
-    PetscCall(MatJaggedSetExchange(A, paths[e]));
+    if (e) PetscCall(MatJaggedSetExchange(A, paths[e])); /* the first: as the matrix was made */
     PetscCall(MatMult(A, x, y[e])); /* makes the halo */
     PetscCall(EventCopiesGet("MatMult", &before));
     for (PetscInt k = 0; k < 5; k++) PetscCall(MatMult(A, x, y[e]));
@@ -89,15 +89,18 @@ static PetscErrorCode CheckExchanges(Mat A, Vec x, Vec w, Vec yr, PetscReal tol,
     staged = d.h2d > 0 || d.d2h > 0;
     PetscCallMPI(MPIU_Allreduce(&staged, &anystaged, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
     PetscCheck(direct ? !anystaged : anystaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with -mat_jagged_exchange %s on %s, -use_gpu_aware_mpi %d: %g bytes host to device, %g device to host in 5 products (%s expected)", PetscJaggedExchanges[paths[e]], ownsgpu ? "a GPU each" : "shared GPUs", (int)use_gpu_aware_mpi, d.h2d, d.d2h, direct ? "none" : "the ghosts");
-    PetscCall(CheckVecClose(path, y[e], yr, tol, checks));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "MatMult, exchange %s: %s", PetscJaggedExchanges[paths[e]], path));
+    PetscCall(CheckVecClose(what, y[e], yr, tol, checks));
     PetscCall(MatMultTranspose(A, w, yt[e])); /* the reverse exchange */
   }
-  PetscCall(VecEqual(y[0], y[1], &equal));
-  PetscCheck(equal, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatMult differs between the NCCL and the MPI exchanges");
-  PetscCall(CheckVecClose("MatMultTranspose through NCCL against MPI (entries added atomically: to rounding)", yt[1], yt[0], tol, checks));
-  *checks += 2;
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "the NCCL and MPI exchanges: the same products, and the copy counters of the path these GPUs allow\n"));
-  for (PetscInt e = 0; e < 2; e++) {
+  for (PetscInt e = 0; e < 4; e++) {
+    PetscCall(VecEqual(y[e], y[1], &equal));
+    PetscCheck(equal, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatMult differs between the %s and the MPI exchanges", PetscJaggedExchanges[paths[e]]);
+    PetscCall(CheckVecClose("MatMultTranspose against MPI's (entries added atomically: to rounding)", yt[e], yt[1], tol, checks));
+  }
+  *checks += 4;
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "the auto, MPI, NCCL and CUDA IPC exchanges: the same products, and the copy counters of the path these GPUs allow\n"));
+  for (PetscInt e = 0; e < 4; e++) {
     PetscCall(VecDestroy(&y[e]));
     PetscCall(VecDestroy(&yt[e]));
   }
@@ -309,7 +312,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -type pjdscuda -gpu -use_gpu_aware_mpi 0 -m 20000
-      filter: grep -E -o "moved only ghost values between host and device|the NCCL and MPI exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      filter: grep -E -o "moved only ghost values between host and device|the auto, MPI, NCCL and CUDA IPC exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
       test:
          suffix: gpu_pjds_np1
       test:
@@ -323,7 +326,7 @@ int main(int argc, char **argv)
       suffix: cudampi_pjds_np2
       nsize: 2
       args: -type pjdscuda -gpu -use_gpu_aware_mpi 1 -m 20000
-      filter: grep -E -o "moved only ghost values between host and device|the NCCL and MPI exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      filter: grep -E -o "moved only ghost values between host and device|the auto, MPI, NCCL and CUDA IPC exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
       output_file: output/jaggedmpi_gpu_pjds_np2.out
 
 TEST*/

@@ -820,6 +820,12 @@ int main(int argc, char **argv)
          output_file: output/matpowerstest_gpu_dia_np1.out
       test:
          # partly ghosted on the GPU: through the DIA copy (auto on the GPU ghosts only through it)
+         # auto on 2 processes of one host: the exchange skips the host (CUDA IPC), so the kernel is built to depth 2
+         suffix: gpu_auto_depth_np2
+         nsize: 2
+         args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -expect_type ghosted -expect_depth 2 -view
+         filter: grep -E -o "ghosted to depth 2 of s = 6 \(GPUs, the exchange skipping the host\)|through CUDA IPC, GPU to GPU|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      test:
          suffix: gpu_pjdscuda_partial_np2
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view

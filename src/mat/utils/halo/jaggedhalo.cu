@@ -2,13 +2,15 @@
    JaggedHalo (see jaggedhalo.h). The plan comes from a PetscSF of type basic (a copy is made of any
    other): for each neighbour, the owned entries it needs (PetscSFGetLeafRanks(), in the order the
    neighbour lists them) and the ghost entries it provides (PetscSFGetRootRanks()). One message each
-   way per neighbour, of unit bytes an entry: through NCCL from device buffer to device buffer, through
-   a GPU-aware MPI (-use_gpu_aware_mpi) from device buffer to device buffer, or through MPI and pinned
-   host buffers.
+   way per neighbour, of unit bytes an entry: through CUDA IPC (peer copies into the receivers' device
+   buffers, jaggedhaloipc.cu), through NCCL from device buffer to device buffer, through a GPU-aware MPI
+   (-use_gpu_aware_mpi) from device buffer to device buffer, or through MPI and pinned host buffers.
+   PETSC_JAGGED_EXCHANGE_AUTO takes CUDA IPC where the processes share a host, else MPI.
 */
 #include <petsc/private/petscimpl.h> /* use_gpu_aware_mpi */
 #include <petscjagged/private/jaggedhalo.h>
 #include <petscjagged/private/jaggednccl.h>
+#include <petscjagged/private/jaggedhaloipc.h>
 #include <cstdint>
 
 struct _n_JaggedHalo {
@@ -26,10 +28,11 @@ struct _n_JaggedHalo {
   char        *hsend, *hrecv; /* pinned (device) or plain host buffers */
   char        *dsend, *drecv;
   MPI_Request *req;
-  JaggedNCCL   nccl;   /* the exchange runs through NCCL (device arrays), else through MPI */
-  PetscBool    gpuaware;   /* through MPI from and into device buffers (device arrays, -use_gpu_aware_mpi), else staged through hsend, hrecv */
-  const char  *reversesrc; /* NCCL or GPU-aware MPI: the ghost entries the reverse exchange sends */
-  const char  *why;    /* why not through NCCL, when asked for */
+  JaggedNCCL    nccl;   /* the exchange runs through NCCL (device arrays) ... */
+  JaggedHaloIPC ipc[2]; /* ... or through CUDA IPC: the forward [0] and the reverse [1] exchange ... */
+  PetscBool     gpuaware;   /* ... or through MPI from and into device buffers (device arrays, -use_gpu_aware_mpi), else staged through hsend, hrecv */
+  const char   *reversesrc; /* NCCL, CUDA IPC or GPU-aware MPI: the ghost entries the reverse exchange sends */
+  char          why[192];   /* why this path: what auto found, or why not the one asked for (empty: asked for and taken) */
   cudaStream_t copy;   /* of the copies to and from the host, or of the NCCL exchange; of the greatest priority */
   cudaEvent_t  packed, sent, arrived;
 };
@@ -118,6 +121,46 @@ PetscErrorCode JaggedHaloDeviceIndices(PetscInt n, const PetscInt *h, int **d)
 } // namespace
 
 /*
+  The path of a halo of device arrays: the one asked for where it can run, else MPI; auto takes CUDA IPC where the
+  processes share a host (no host synchronization, a copy engine each way), else MPI (from the device buffers where
+  PETSc reports a GPU-aware MPI). h->why says what was found. Collective.
+*/
+static PetscErrorCode JaggedHaloChoose(JaggedHalo h, PetscJaggedExchange exchange)
+{
+  PetscMPIInt size;
+  const char *why = NULL;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(h->comm, &size));
+  if (size > 1 && exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLGet(h->comm, &h->nccl, &why));
+  else if (size > 1 && exchange != PETSC_JAGGED_EXCHANGE_MPI) {
+    PetscCall(JaggedHaloIPCCreate(h->comm, h->unit, h->nsend, h->sendrank, h->sendoff, h->nrecv, h->recvrank, h->recvoff, &h->ipc[0], &why));
+    if (h->ipc[0]) PetscCall(JaggedHaloIPCCreate(h->comm, h->unit, h->nrecv, h->recvrank, h->recvoff, h->nsend, h->sendrank, h->sendoff, &h->ipc[1], &why));
+    PetscCheck(!h->ipc[0] || h->ipc[1], PETSC_COMM_SELF, PETSC_ERR_LIB, "CUDA IPC mapped the forward exchange but not the reverse one: %s", why);
+  }
+  h->gpuaware = (PetscBool)(!h->nccl && !h->ipc[0] && use_gpu_aware_mpi);
+  if (exchange == PETSC_JAGGED_EXCHANGE_AUTO && size > 1) PetscCall(PetscSNPrintf(h->why, sizeof(h->why), "auto: %s%s", h->ipc[0] ? "the processes share a host" : "not CUDA IPC: ", h->ipc[0] ? "" : why));
+  else if (size == 1 && exchange != PETSC_JAGGED_EXCHANGE_MPI && exchange != PETSC_JAGGED_EXCHANGE_AUTO) PetscCall(PetscSNPrintf(h->why, sizeof(h->why), "%s asked for: one process", PetscJaggedExchanges[exchange]));
+  else if (why) PetscCall(PetscSNPrintf(h->why, sizeof(h->why), "%s asked for: %s", PetscJaggedExchanges[exchange], why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedHaloDirect - whether a halo of device arrays on comm, asked for exchange, would move its values from GPU to GPU
+  (CUDA IPC, NCCL or a GPU-aware MPI) rather than through host memory: for choices made before the halo is. Collective
+*/
+PetscErrorCode JaggedHaloDirect(MPI_Comm comm, PetscJaggedExchange exchange, PetscBool *direct)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  *direct = (PetscBool)(size > 1 && (use_gpu_aware_mpi || exchange == PETSC_JAGGED_EXCHANGE_NCCL));
+  if (size > 1 && !*direct && exchange != PETSC_JAGGED_EXCHANGE_MPI) PetscCall(JaggedHaloIPCOneHost(comm, direct));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   JaggedHaloCreate - the exchange of sf (roots: owned entries, leaves: ghosts) for arrays of unit bytes an
   entry, in device memory (device) or host memory, through NCCL where asked for and possible (device
   arrays on several processes), else through MPI. Collective on sf's communicator.
@@ -170,17 +213,9 @@ PetscErrorCode JaggedHaloCreate(PetscSF sf, size_t unit, PetscBool device, Petsc
   for (PetscInt k = 0; k < h->recvoff[nr]; k++)
     if (h->recvidx[k] != h->leafbase + k) h->leafcontig = PETSC_FALSE;
   PetscCall(PetscMalloc1(nr + ni, &h->req));
-  if (exchange == PETSC_JAGGED_EXCHANGE_NCCL) {
-    PetscMPIInt size;
-
-    PetscCallMPI(MPI_Comm_size(h->comm, &size));
-    if (!device) { /* host arrays: MPI, nothing to say */
-    } else if (size == 1) h->why = "one process";
-    else PetscCall(JaggedNCCLGet(h->comm, &h->nccl, &h->why));
-  }
-  h->gpuaware = (PetscBool)(device && !h->nccl && use_gpu_aware_mpi);
   if (device) {
-    if (!h->nccl && !h->gpuaware) { /* NCCL and a GPU-aware MPI read and write the device buffers */
+    PetscCall(JaggedHaloChoose(h, exchange));
+    if (!h->nccl && !h->ipc[0] && !h->gpuaware) { /* NCCL, CUDA IPC and a GPU-aware MPI read and write the device buffers */
       PetscCallCUDA(cudaMallocHost((void **)&h->hsend, unit * PetscMax(h->sendoff[ni], 1)));
       PetscCallCUDA(cudaMallocHost((void **)&h->hrecv, unit * PetscMax(h->recvoff[nr], 1)));
     }
@@ -229,7 +264,7 @@ static PetscErrorCode JaggedHaloPost(JaggedHalo h, PetscBool ghostside, PetscBoo
 
 /*
   The message a process sends to itself, copied: from the owned side's buffer src to the ghost side's dst
-  (forward), or back (reverse); on stream where the buffers are in device memory
+  (forward), or back (reverse); on stream where the buffers are in device memory (CUDA IPC, a GPU-aware MPI)
 */
 static PetscErrorCode JaggedHaloSelf(JaggedHalo h, PetscBool forward, const char *src, char *dst, cudaStream_t stream)
 {
@@ -242,7 +277,7 @@ static PetscErrorCode JaggedHaloSelf(JaggedHalo h, PetscBool forward, const char
           const char  *s     = src + h->unit * (forward ? h->sendoff[j] : h->recvoff[i]);
           char        *d     = dst + h->unit * (forward ? h->recvoff[i] : h->sendoff[j]);
 
-          if (h->gpuaware) PetscCallCUDA(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, stream));
+          if (h->gpuaware || h->ipc[0]) PetscCallCUDA(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, stream));
           else PetscCall(PetscMemcpy(d, s, bytes));
         }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -270,7 +305,7 @@ PetscErrorCode JaggedHaloBegin(JaggedHalo h, const void *roots, cudaStream_t str
   const PetscInt nsend = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
-  if (h->nccl || h->gpuaware) { /* the exchange waits for the packing in JaggedHaloEnd() */
+  if (h->nccl || h->ipc[0] || h->gpuaware) { /* the exchange waits for the packing in JaggedHaloEnd() */
     PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nsend, NULL, h->dsendidx, roots, h->dsend, stream));
     PetscCallCUDA(cudaEventRecord(h->packed, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -314,6 +349,17 @@ PetscErrorCode JaggedHaloEnd(JaggedHalo h, void *leaves, cudaStream_t stream)
   const PetscInt nrecv = h->recvoff[h->nrecv];
 
   PetscFunctionBegin;
+  if (h->ipc[0]) { /* the ghosts pushed into the IPC buffer (this process's own part copied there), then moved into leaves */
+    char *buf;
+
+    PetscCall(JaggedHaloIPCGetBuffer(h->ipc[0], &buf));
+    PetscCall(JaggedHaloSelf(h, PETSC_TRUE, h->dsend, buf, stream));
+    PetscCall(JaggedHaloIPCPush(h->ipc[0], h->dsend, h->packed, h->copy, stream));
+    if (h->leafcontig && nrecv) PetscCallCUDA(cudaMemcpyAsync(static_cast<char *>(leaves) + h->unit * h->leafbase, buf, h->unit * nrecv, cudaMemcpyDeviceToDevice, stream));
+    else if (!h->leafcontig) PetscCall(JaggedHaloMoveUnit(h->unit, false, true, nrecv, NULL, h->drecvidx, buf, leaves, stream));
+    PetscCall(JaggedHaloIPCDrained(h->ipc[0], stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (h->nccl || h->gpuaware) { /* the ghosts go straight into leaves where they are contiguous there */
     char *dst = h->leafcontig ? static_cast<char *>(leaves) + h->unit * h->leafbase : h->drecv;
 
@@ -354,7 +400,7 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
 
   PetscFunctionBegin;
   PetscCheck(h->unit == sizeof(PetscScalar), PETSC_COMM_SELF, PETSC_ERR_SUP, "The reverse halo exchange adds PetscScalar entries only");
-  if (h->nccl || h->gpuaware) { /* the ghosts leave from leaves where they are contiguous there, in JaggedHaloReverseEnd() */
+  if (h->nccl || h->ipc[1] || h->gpuaware) { /* the ghosts leave from leaves where they are contiguous there, in JaggedHaloReverseEnd() */
     h->reversesrc = static_cast<const char *>(leaves) + h->unit * h->leafbase;
     if (!h->leafcontig) {
       PetscCall(JaggedHaloMoveUnit(h->unit, true, true, nrecv, NULL, h->drecvidx, leaves, h->drecv, stream));
@@ -384,14 +430,14 @@ PetscErrorCode JaggedHaloReverseBegin(JaggedHalo h, const void *leaves, cudaStre
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* roots[sendidx[k]] += dsend[k] on stream: the entries the other processes sent back (atomic: an owned entry may be a ghost of several) */
-static PetscErrorCode JaggedHaloAdd(JaggedHalo h, void *roots, cudaStream_t stream)
+/* roots[sendidx[k]] += src[k] on stream (src in device memory): the entries the other processes sent back (atomic: an owned entry may be a ghost of several) */
+static PetscErrorCode JaggedHaloAdd(JaggedHalo h, const char *src, void *roots, cudaStream_t stream)
 {
   const PetscInt n = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
-  HaloAddKernel<<<(unsigned)PetscMin((n + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(n, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(h->dsend), static_cast<double *>(roots));
+  HaloAddKernel<<<(unsigned)PetscMin((n + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(n, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(src), static_cast<double *>(roots));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -402,10 +448,20 @@ PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stre
   const PetscInt nsend = h->sendoff[h->nsend];
 
   PetscFunctionBegin;
+  if (h->ipc[1]) { /* the ghosts pushed back into the owners' IPC buffers, then added */
+    char *buf;
+
+    PetscCall(JaggedHaloIPCGetBuffer(h->ipc[1], &buf));
+    PetscCall(JaggedHaloSelf(h, PETSC_FALSE, h->reversesrc, buf, stream));
+    PetscCall(JaggedHaloIPCPush(h->ipc[1], h->reversesrc, h->packed, h->copy, stream));
+    PetscCall(JaggedHaloAdd(h, buf, roots, stream));
+    PetscCall(JaggedHaloIPCDrained(h->ipc[1], stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (h->nccl || h->gpuaware) {
     if (h->nccl) PetscCall(JaggedHaloNCCL(h, h->nrecv, h->recvrank, h->recvoff, h->reversesrc, h->nsend, h->sendrank, h->sendoff, h->dsend, stream));
     else PetscCall(JaggedHaloGPUAwareMPI(h, PETSC_FALSE, h->reversesrc, h->dsend, stream));
-    PetscCall(JaggedHaloAdd(h, roots, stream));
+    PetscCall(JaggedHaloAdd(h, h->dsend, roots, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h->device) {
@@ -427,7 +483,7 @@ PetscErrorCode JaggedHaloReverseEnd(JaggedHalo h, void *roots, cudaStream_t stre
   }
   PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
   PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
-  PetscCall(JaggedHaloAdd(h, roots, stream));
+  PetscCall(JaggedHaloAdd(h, h->dsend, roots, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -438,6 +494,7 @@ PetscErrorCode JaggedHaloDestroy(JaggedHalo *halo)
   PetscFunctionBegin;
   if (!h) PetscFunctionReturn(PETSC_SUCCESS);
   if (h->device) {
+    for (JaggedHaloIPC &x : h->ipc) PetscCall(JaggedHaloIPCDestroy(&x, h->copy));
     PetscCallCUDA(cudaStreamSynchronize(h->copy));
     if (h->hsend) PetscCallCUDA(cudaFreeHost(h->hsend));
     if (h->hrecv) PetscCallCUDA(cudaFreeHost(h->hrecv));
@@ -453,14 +510,15 @@ PetscErrorCode JaggedHaloDestroy(JaggedHalo *halo)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* JaggedHaloGetExchange - the path the exchange takes, in words for the views, and why not through NCCL where it was asked for (else NULL) */
+/* JaggedHaloGetExchange - the path the exchange takes, in words for the views, and why (what auto found, or why not the path asked for; else NULL) */
 PetscErrorCode JaggedHaloGetExchange(JaggedHalo h, const char **how, const char **why)
 {
   PetscFunctionBegin;
   if (h->nccl) *how = "through NCCL, GPU to GPU";
+  else if (h->ipc[0]) *how = "through CUDA IPC, GPU to GPU (peer copies)";
   else if (h->gpuaware) *how = "through MPI, GPU to GPU (GPU-aware MPI)";
   else if (h->device) *how = "through MPI and pinned host memory";
   else *how = "through MPI, host arrays";
-  *why = h->why;
+  *why = h->why[0] ? h->why : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

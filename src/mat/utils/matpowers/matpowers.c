@@ -78,7 +78,7 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   m->type            = MAT_POWERS_AUTO;
   m->max_extra_flops = 0.25;
   m->partial         = PETSC_FALSE;
-  m->exchangetype    = PETSC_JAGGED_EXCHANGE_MPI;
+  m->exchangetype    = PETSC_JAGGED_EXCHANGE_AUTO;
   m->usedia          = PETSC_TRUE;
   m->side            = PC_RIGHT;
   m->s2v             = -1;
@@ -428,16 +428,16 @@ PetscErrorCode MatPowersGetPartial(MatPowers mpk, PetscBool *flg)
 
   Input Parameters:
 + mpk      - the kernel
-- exchange - `PETSC_JAGGED_EXCHANGE_MPI` (default): through the host, or `PETSC_JAGGED_EXCHANGE_NCCL`: from GPU to GPU on the stream of the products
+- exchange - `PETSC_JAGGED_EXCHANGE_AUTO` (default: CUDA IPC where the processes share a host, else MPI), `PETSC_JAGGED_EXCHANGE_MPI`: through the host, `PETSC_JAGGED_EXCHANGE_NCCL` or `PETSC_JAGGED_EXCHANGE_IPC`: from GPU to GPU on the stream of the products
 
   Options Database Key:
-. -mat_powers_exchange <mpi,nccl> - the path
+. -mat_powers_exchange <auto,mpi,nccl,ipc> - the path
 
   Level: advanced
 
   Notes:
   Plain products exchange through A's own `MatMult()` (for `MATMPIJDSCUDA` and `MATMPIPJDSCUDA`, see
-  `MatJaggedSetExchange()`). Asking for NCCL starts making its communicator in the background. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs;
+  `MatJaggedSetExchange()`). Asking for NCCL starts making its communicator in the background. Where the path asked for cannot run (see `PetscJaggedExchange`) the MPI path runs;
   `MatPowersView()` names the path taken and why. A change after `MatPowersSetUp()` sets the kernel up
   again at the next `MatPowersApply()`.
 
@@ -448,7 +448,7 @@ PetscErrorCode MatPowersSetExchange(MatPowers mpk, PetscJaggedExchange exchange)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(mpk, exchange, 2);
-  PetscCheck(exchange == PETSC_JAGGED_EXCHANGE_MPI || exchange == PETSC_JAGGED_EXCHANGE_NCCL, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
+  PetscCheck(exchange >= PETSC_JAGGED_EXCHANGE_AUTO && exchange <= PETSC_JAGGED_EXCHANGE_IPC, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
   if (exchange != mpk->exchangetype) mpk->setupcalled = PETSC_FALSE;
   mpk->exchangetype = exchange;
   if (exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLPrefetch(PetscObjectComm((PetscObject)mpk))); /* made in the background until set-up */
@@ -492,7 +492,7 @@ PetscErrorCode MatPowersGetExchange(MatPowers mpk, PetscJaggedExchange *exchange
 . -mat_powers_max_extra_flops <0.25>    - auto: ghosted only when its extra flops, relative to s plain products, are at most this, see `MatPowersSetMaxExtraFlops()`
 . -mat_powers_partial <false>           - auto: ghosted to a smaller depth (one exchange every depth products) when depth s passes that limit, see `MatPowersSetPartial()`
 . -mat_powers_dia <true>                - products through a DIA copy where the entries lie on at most 32 diagonals: of A on one process, of the extended rows when ghosted, see `MatPowersSetUseDIA()`
-- -mat_powers_exchange <mpi,nccl>       - the ghosted kernel's halo exchange on several processes on GPUs: GPU to GPU or through MPI, see `MatPowersSetExchange()`
+- -mat_powers_exchange <auto,mpi,nccl,ipc> - the ghosted kernel's halo exchange on several processes on GPUs, see `MatPowersSetExchange()`
 
   Level: intermediate
 
@@ -516,7 +516,7 @@ PetscErrorCode MatPowersSetFromOptions(MatPowers mpk)
   if (flg) PetscCall(MatPowersSetMaxExtraFlops(mpk, r));
   PetscCall(PetscOptionsBool("-mat_powers_partial", "Auto: ghosted to a smaller depth (one exchange every depth products) when depth s passes the extra flops limit", "MatPowersSetPartial", mpk->partial, &partial, &flg));
   if (flg) PetscCall(MatPowersSetPartial(mpk, partial));
-  PetscCall(PetscOptionsEnum("-mat_powers_exchange", "Ghosted, several processes on GPUs: path of the halo exchange, GPU to GPU (nccl) or through MPI (mpi)", "MatPowersSetExchange", PetscJaggedExchanges, (PetscEnum)mpk->exchangetype, (PetscEnum *)&exchange, &flg));
+  PetscCall(PetscOptionsEnum("-mat_powers_exchange", "Ghosted, several processes on GPUs: path of the halo exchange: auto (CUDA IPC on one host, else MPI), mpi, nccl or ipc (GPU to GPU)", "MatPowersSetExchange", PetscJaggedExchanges, (PetscEnum)mpk->exchangetype, (PetscEnum *)&exchange, &flg));
   if (flg) PetscCall(MatPowersSetExchange(mpk, exchange));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -591,6 +591,9 @@ static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const Pets
   to ghosted when there is more than one process, the preconditioner is local and the extra flops
   are at most `-mat_powers_max_extra_flops`; with `-mat_powers_partial`, to ghosted to the deepest depth t,
   2 <= t < s, within that limit (one halo exchange every t products) where depth s passes it; to plain otherwise.
+  On GPUs whose halo exchange skips the host (CUDA IPC between the processes of one host, NCCL, a GPU-aware MPI; see
+  `PetscJaggedExchange`) auto builds the ghosted kernel to depth 2 and exchanges every 2 products: each depth more costs
+  the set-up, and so the first solve, more than the exchange it saves (`-mat_powers_partial` keeps the depth its limit gives).
   On the GPU it ghosts only where every process's extended rows go through the DIA copy (see `MatPowersSetUseDIA()`):
   the ghosted kernel's generic block products are slower there than plain products, whose halo exchange the
   matrix hides behind its diagonal block's product; a matrix whose own rows lie on more than 32 diagonals (a
@@ -622,7 +625,16 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   /* the ghost layers (s - 1 rounds fetching the boundary rows, a scatter) only when the ghosted kernel may be chosen */
   mpk->s2v = mpk->extra = MAT_POWERS_NOT_EXAMINED;
   if (mpk->reqtype == MAT_POWERS_AUTO && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && size > 1) PetscCall(MatPowersGhostGPUWithoutDIA(mpk, &gpunodia));
-  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && !gpunodia && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) PetscCall(MatPowersGhostLayers(mpk, mpk->reqtype == MAT_POWERS_AUTO ? mpk->max_extra_flops : PETSC_MAX_REAL, (PetscBool)(mpk->reqtype == MAT_POWERS_AUTO && mpk->partial)));
+  if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && !gpunodia && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) {
+    PetscInt  gpumax = mpk->s; /* auto on GPUs exchanging without the host: built to MAT_POWERS_GPU_DEPTH */
+    PetscBool direct;
+
+    if (mpk->reqtype == MAT_POWERS_AUTO && !mpk->partial && size > 1) { /* -mat_powers_partial: the depth the user's limit gives */
+      PetscCall(JaggedHaloDirect(PetscObjectComm((PetscObject)mpk), mpk->exchangetype, &direct));
+      if (direct) gpumax = PetscMin(mpk->s, MAT_POWERS_GPU_DEPTH);
+    }
+    PetscCall(MatPowersGhostLayers(mpk, mpk->reqtype == MAT_POWERS_AUTO ? mpk->max_extra_flops : PETSC_MAX_REAL, (PetscBool)(mpk->reqtype == MAT_POWERS_AUTO && mpk->partial), gpumax));
+  }
   if (mpk->reqtype == MAT_POWERS_AUTO && !gpunodia && mpk->s2v >= 0) { /* after the layers: some process's extended rows on the GPU outside a DIA copy */
     PetscMPIInt loc = (PetscMPIInt)(mpk->cuda && !mpk->ndiag), glob;
 
@@ -654,6 +666,9 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   } else if (gpunodia) {
     mpk->type   = MAT_POWERS_PLAIN;
     mpk->reason = "on the GPU the ghosted kernel pays only through the DIA copy of the extended rows (a stencil split into slabs), which this matrix cannot have (more than 32 diagonals, or extended columns that are not one range) or -mat_powers_dia turned off: plain products, each exchange hidden behind the diagonal block's product";
+  } else if (mpk->gpudepth) {
+    mpk->type   = MAT_POWERS_GHOSTED;
+    mpk->reason = "on GPUs whose halo exchange skips the host (CUDA IPC, NCCL, a GPU-aware MPI), ghosted to a small depth: each depth more costs the set-up more than the exchange it saves";
   } else if (mpk->gdepth < mpk->s) {
     mpk->type   = MAT_POWERS_GHOSTED;
     mpk->reason = "partly ghosted: the depth-s ghost rows cost more extra flops than -mat_powers_max_extra_flops, a smaller depth does not (-mat_powers_partial)";
@@ -799,7 +814,7 @@ PetscErrorCode MatPowersGetInfo(MatPowers mpk, PetscReal *surface_to_volume, Pet
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
   PetscCall(MatPowersSetUp(mpk));
-  if (mpk->type != MAT_POWERS_GHOSTED && (mpk->s2v == MAT_POWERS_NOT_EXAMINED || (mpk->s2v >= 0 && mpk->depth < mpk->s))) PetscCall(MatPowersGhostLayers(mpk, PETSC_MAX_REAL, PETSC_FALSE)); /* the set-up resolved to plain without them, or stopped short of depth s */
+  if (mpk->type != MAT_POWERS_GHOSTED && (mpk->s2v == MAT_POWERS_NOT_EXAMINED || (mpk->s2v >= 0 && mpk->depth < mpk->s))) PetscCall(MatPowersGhostLayers(mpk, PETSC_MAX_REAL, PETSC_FALSE, mpk->s)); /* the set-up resolved to plain without them, or stopped short of depth s */
   if (surface_to_volume) *surface_to_volume = mpk->s2v;
   if (extra_flops) *extra_flops = mpk->extra;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -855,7 +870,8 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
   } else if (mpk->s2v >= 0) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "depth-%" PetscInt_FMT " ghost rows%s: surface-to-volume %.4g, extra flops %.4g (maxima over processes; auto ghosts up to %g)\n", mpk->depth, mpk->depth < mpk->s && mpk->type != MAT_POWERS_GHOSTED ? " (examined no deeper: the extra flops passed the limit)" : "", (double)mpk->s2v, (double)mpk->extra, (double)mpk->max_extra_flops));
-    if (mpk->type == MAT_POWERS_GHOSTED && mpk->gdepth < mpk->s) PetscCall(PetscViewerASCIIPrintf(viewer, "partly ghosted, to depth %" PetscInt_FMT " of s = %" PetscInt_FMT ": one halo exchange every %" PetscInt_FMT " products (depth %" PetscInt_FMT ": surface-to-volume %.4g, extra flops %.4g, above the limit)\n", mpk->gdepth, mpk->s, mpk->gdepth, mpk->gdepth + 1, (double)mpk->s2vdeeper, (double)mpk->extradeeper));
+    if (mpk->type == MAT_POWERS_GHOSTED && mpk->gpudepth) PetscCall(PetscViewerASCIIPrintf(viewer, "ghosted to depth %" PetscInt_FMT " of s = %" PetscInt_FMT " (GPUs, the exchange skipping the host): one halo exchange every %" PetscInt_FMT " products\n", mpk->gdepth, mpk->s, mpk->gdepth));
+    else if (mpk->type == MAT_POWERS_GHOSTED && mpk->gdepth < mpk->s) PetscCall(PetscViewerASCIIPrintf(viewer, "partly ghosted, to depth %" PetscInt_FMT " of s = %" PetscInt_FMT ": one halo exchange every %" PetscInt_FMT " products (depth %" PetscInt_FMT ": surface-to-volume %.4g, extra flops %.4g, above the limit)\n", mpk->gdepth, mpk->s, mpk->gdepth, mpk->gdepth + 1, (double)mpk->s2vdeeper, (double)mpk->extradeeper));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "surface-to-volume and extra flops not available for matrix type %s\n", ((PetscObject)mpk->A)->type_name));
   if (mpk->type == MAT_POWERS_GHOSTED) {
     Mat         Ad;
@@ -870,7 +886,7 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     const char *how, *why;
 
     PetscCall(JaggedHaloGetExchange(mpk->exchange, &how, &why));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products (%s%s%s)\n", mpk->nexchanges, mpk->nproducts, how, why ? "; not NCCL: " : "", why ? why : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products (%s%s%s)\n", mpk->nexchanges, mpk->nproducts, how, why ? "; " : "", why ? why : ""));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchanges: %.0f for %.0f products\n", mpk->nexchanges, mpk->nproducts));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

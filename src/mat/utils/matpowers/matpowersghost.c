@@ -240,8 +240,9 @@ static PetscErrorCode MatPowersNextLayer(Mat A, MatPowersRemoteRows *rr, PetscIn
   The graph-distance layers of the own rows up to depth s, the remote rows' entries, the halo exchange, the
   statistics. With a limit on the extra flops, the rounds stop at the first depth that passes it; with
   partial, the kernel is then built to the depth before (at least 2): the state before that round is kept.
+  Where the blocks multiply on the GPU, the layers stop at depth gpumax (< s: the kernel built to that depth).
 */
-static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limit, PetscBool partial)
+static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limit, PetscBool partial, PetscInt gpumax)
 {
   Mat                 A = mpk->A, Ad, Ao;
   const PetscInt     *garray, *ai = NULL, *aj = NULL, *bi = NULL, *bj = NULL;
@@ -256,14 +257,17 @@ static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limi
   PetscCall(MatPowersGhostReset(mpk));
   PetscCall(MatPowersGetBlocks(A, &Ad, &Ao, &garray, &mpk->cuda, &ok));
   loc[2] = ok ? 0 : 1;
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &loc[2], 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
+  loc[1] = mpk->cuda ? 0 : 1;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &loc[1], 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)mpk)));
+  if (loc[1] > 0) gpumax = mpk->s; /* some process multiplies on the host: the depth cap is for GPUs only (and the same on every process) */
   if (loc[2] > 0) {
     mpk->s2v = mpk->extra = -1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   mpk->nown = mpk->nrows = A->rmap->n;
   mpk->ng   = Ao ? Ao->cmap->n : 0;
-  mpk->gdepth = mpk->s;
+  mpk->gdepth   = PetscMin(mpk->s, gpumax);
+  mpk->gpudepth = (PetscBool)(gpumax < mpk->s);
   mpk->s2vdeeper = mpk->extradeeper = -1;
   norder    = mpk->nown + mpk->ng;
   PetscCall(PetscMalloc1(mpk->ng, &ghost)); /* the global index of each extended column beyond the own ones */
@@ -287,7 +291,7 @@ static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limi
     mpk->nnzown += nb;
     PetscCall(PetscMalloc1(nb, &gB));
     for (PetscInt e = 0; e < nb; e++) gB[e] = garray[bj[e]];
-    for (PetscInt d = 1, front = mpk->nown; d < mpk->s; d++) {
+    for (PetscInt d = 1, front = mpk->nown; d < mpk->gdepth; d++) {
       const PetscInt    e0 = rr.nnz, nl = norder - front;
       const PetscInt    keep[3] = {rr.n, mpk->nrows, norder}; /* the depth-d kernel, should this round pass the limit */
       const PetscMPIInt keepmsg[2] = {mpk->halo.nsend, mpk->halo.nrecv};
@@ -376,11 +380,11 @@ static PetscErrorCode MatPowersGhostLayers_Private(MatPowers mpk, PetscReal limi
 }
 
 /* MatPowersGhostLayers_Private() within the event MatPowersGhosts */
-PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool partial)
+PetscErrorCode MatPowersGhostLayers(MatPowers mpk, PetscReal limit, PetscBool partial, PetscInt gpumax)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MAT_POWERS_Ghosts, mpk, 0, 0, 0));
-  PetscCall(MatPowersGhostLayers_Private(mpk, limit, partial));
+  PetscCall(MatPowersGhostLayers_Private(mpk, limit, partial, gpumax));
   PetscCall(PetscLogEventEnd(MAT_POWERS_Ghosts, mpk, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

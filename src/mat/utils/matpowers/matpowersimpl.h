@@ -20,6 +20,14 @@ typedef enum {
 /* s2v and extra before the ghost layers are examined (MatPowersSetUp() skips them when only plain products can be chosen) */
 #define MAT_POWERS_NOT_EXAMINED (-2.0)
 
+/*
+  Auto on GPUs whose halo exchange skips the host (CUDA IPC, NCCL, a GPU-aware MPI): the ghosted kernel is built to this
+  depth at most, one exchange every MAT_POWERS_GPU_DEPTH products. Each depth more costs the set-up (the first solve) more
+  than the exchange it saves costs: on conv-diff 256^3, 2 H100s, depth 2 against s = 10 took 0.24 s off the first solve
+  and added 2 % to the repeated one (bench/RESULTS.md).
+*/
+#define MAT_POWERS_GPU_DEPTH 2
+
 /* The remote rows as fetched: their entries with global columns */
 typedef struct {
   PetscInt  n, nnz;
@@ -67,6 +75,7 @@ struct _p_MatPowers {
   PetscInt       depth;              /* depth of the ghost rows s2v and extra are of: s, or less when the extra flops passed the set-up's limit first */
   PetscInt       gdepth;             /* ghosted: the depth built, the products per halo exchange: s, or less (partly ghosted) */
   PetscReal      s2vdeeper, extradeeper; /* partly ghosted: those of depth gdepth + 1, which passed the limit */
+  PetscBool      gpudepth;           /* auto: built to MAT_POWERS_GPU_DEPTH, the exchange skipping the host */
   PetscInt       nown, nrows, ncols; /* this process: own rows, extended rows (depth <= s-1), extended columns (depth <= s) */
   PetscInt       nnzown, nnzext;     /* nonzeros of the own rows and of the extended rows */
   PetscLogDouble nexchanges, nproducts;
@@ -106,7 +115,7 @@ struct _p_MatPowers {
 PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan;
 
 PETSC_INTERN PetscErrorCode MatPowersGhostGPUWithoutDIA(MatPowers, PetscBool *);
-PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal, PetscBool);
+PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal, PetscBool, PetscInt);
 PETSC_INTERN PetscErrorCode MatPowersGhostBuild(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostRefresh(MatPowers);
 PETSC_INTERN PetscErrorCode MatPowersGhostReset(MatPowers);

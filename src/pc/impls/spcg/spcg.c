@@ -302,7 +302,7 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
   if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
   exchange = s->exchange;
-  PetscCall(PetscOptionsEnum("-pc_spcg_exchange", "Several processes on GPUs: path of the inner halo exchanges and sums, GPU to GPU (nccl) or through MPI (mpi)", "PCSPCGSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
+  PetscCall(PetscOptionsEnum("-pc_spcg_exchange", "Several processes on GPUs: path of the inner halo exchanges and sums: auto (halos through CUDA IPC on one host, sums through MPI), mpi, nccl (both GPU to GPU) or ipc (halos)", "PCSPCGSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
   if (flg) PetscCall(PCSPCGSetExchange(pc, exchange));
   PetscCall(PetscOptionsBool("-pc_spcg_mg", "Run an inner PCMG (PCGAMG) as a V-cycle in single precision where its smoothers allow", "PCSPCGSetMG", s->usemg, &b, &flg));
   if (flg) PetscCall(PCSPCGSetMG(pc, b));
@@ -368,12 +368,12 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     const char         *why;
 
     PetscCall(PCSPCGDeviceGetExchange(pc, &sums, &why));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums: %s%s%s\n", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? "; not NCCL: " : "", why ? why : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums: %s%s%s%s\n", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? " (" : "", why ? why : "", why ? ")" : ""));
     if (s->copy.halo) {
       const char *how;
 
       PetscCall(JaggedHaloGetExchange(s->copy.halo, &how, &why));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  inner halo exchanges: %s%s%s\n", how, why ? "; not NCCL: " : "", why ? why : ""));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  inner halo exchanges: %s%s%s%s\n", how, why ? " (" : "", why ? why : "", why ? ")" : ""));
     }
   }
   if (s->cont) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner search direction continued from one application to the next; inner solves stop at half the reduction the outer solve still needs\n"));
@@ -662,7 +662,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscNew(&s));
   s->max_it                = 50;
   s->graph                 = PETSC_TRUE;
-  s->exchange              = PETSC_JAGGED_EXCHANGE_MPI;
+  s->exchange              = PETSC_JAGGED_EXCHANGE_AUTO;
   s->usemg                 = PETSC_TRUE;
   s->mgdensemax            = PCSPCG_MG_DENSE_MAX;
   pc->data                 = s;
@@ -1036,17 +1036,18 @@ PetscErrorCode PCSPCGGetUseCUDAGraph(PC pc, PetscBool *flg)
 
   Input Parameters:
 + pc       - the `PCSPCG` preconditioner
-- exchange - `PETSC_JAGGED_EXCHANGE_MPI` (default): through the host, or `PETSC_JAGGED_EXCHANGE_NCCL`: from GPU to GPU on the stream of the inner kernels
+- exchange - `PETSC_JAGGED_EXCHANGE_AUTO` (default: halos through CUDA IPC where the processes share a host, sums through MPI), `PETSC_JAGGED_EXCHANGE_MPI`: through the host, `PETSC_JAGGED_EXCHANGE_NCCL`: halos and sums from GPU to GPU on the stream of the inner kernels, or `PETSC_JAGGED_EXCHANGE_IPC`: halos through CUDA IPC, sums through MPI
 
   Options Database Key:
-. -pc_spcg_exchange <mpi,nccl> - the path
+. -pc_spcg_exchange <auto,mpi,nccl,ipc> - the path
 
   Level: advanced
 
   Notes:
   Through NCCL no inner iteration waits for the host: the host follows one iteration behind the GPU and
-  reads only the stop flag; asking for NCCL starts making its communicator in the background. An inner
-  preconditioner applied in double precision makes the host follow every iteration: its sums then go through MPI. Where NCCL cannot run (see `PetscJaggedExchange`) the MPI path runs; `PCView()`
+  reads only the stop flag; asking for NCCL starts making its communicator in the background (it takes seconds:
+  the default sums through MPI). An inner preconditioner applied in double precision makes the host follow every
+  iteration: its sums then go through MPI. Where the path asked for cannot run (see `PetscJaggedExchange`) the MPI path runs; `PCView()`
   names the path taken and why. A `MATMPIJDSCUDA` or `MATMPIPJDSCUDA` operator exchanges its halos by its
   own setting, `MatJaggedSetExchange()`. A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 
@@ -1057,7 +1058,7 @@ PetscErrorCode PCSPCGSetExchange(PC pc, PetscJaggedExchange exchange)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, exchange, 2);
-  PetscCheck(exchange == PETSC_JAGGED_EXCHANGE_MPI || exchange == PETSC_JAGGED_EXCHANGE_NCCL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
+  PetscCheck(exchange >= PETSC_JAGGED_EXCHANGE_AUTO && exchange <= PETSC_JAGGED_EXCHANGE_IPC, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown exchange %d", (int)exchange);
   PetscTryMethod(pc, "PCSPCGSetExchange_C", (PC, PetscJaggedExchange), (pc, exchange));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -556,7 +556,8 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   if (d->size > 1) { /* an inner PC in double makes the host follow every iteration: the sums go through MPI then */
     if (s->other) d->why = "the host follows the iterations of an inner PC in double precision";
     else if (s->exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLGet(PetscObjectComm((PetscObject)pc), &d->nccl, &d->why));
-    else d->why = "MPI asked for";
+    else if (s->exchange == PETSC_JAGGED_EXCHANGE_AUTO) d->why = "auto: through NCCL only where asked for, whose communicator takes seconds to make";
+    else d->why = s->exchange == PETSC_JAGGED_EXCHANGE_MPI ? "MPI asked for" : "CUDA IPC carries the halo exchanges, not the sums";
   }
   d->sync = (d->size > 1 && !d->nccl) || s->other;
   if (d->nccl) {
@@ -644,7 +645,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* How the inner sums travel between processes: through NCCL, or through MPI and why not NCCL (NULL on one process) */
+/* How the inner sums travel between processes: through NCCL, or through MPI and why (NULL on one process) */
 PetscErrorCode PCSPCGDeviceGetExchange(PC pc, PetscJaggedExchange *exchange, const char **why)
 {
   PCSPCGDevice d = ((PC_SPCG *)pc->data)->dev;

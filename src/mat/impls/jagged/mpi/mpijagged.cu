@@ -196,7 +196,7 @@ static PetscErrorCode MatSetFromOptions_MPIJagged(Mat A, PetscOptionItems PetscO
   PetscFunctionBegin;
   PetscCall(MatJaggedSetFromOptions_Private(A, (PetscBool)(((Mat_MPIJagged *)A->spptr)->pjds), PetscOptionsObject));
   PetscOptionsHeadBegin(PetscOptionsObject, "Jagged-diagonal GPU matrix options, several processes");
-  PetscCall(PetscOptionsEnum("-mat_jagged_exchange", "Path of the halo exchanges of the products: GPU to GPU (nccl) or through MPI (mpi)", "MatJaggedSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
+  PetscCall(PetscOptionsEnum("-mat_jagged_exchange", "Path of the halo exchanges of the products: auto (CUDA IPC on one host, else MPI), mpi, nccl or ipc (GPU to GPU)", "MatJaggedSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
   if (flg) PetscCall(MatJaggedSetExchange(A, exchange));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -218,7 +218,7 @@ static PetscErrorCode MatView_MPIJagged(Mat A, PetscViewer viewer)
     const char *how, *why;
 
     PetscCall(JaggedHaloGetExchange(j->halo[0] ? j->halo[0] : j->halo[1], &how, &why));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s%s%s\n", how, why ? "; not NCCL: " : "", why ? why : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s%s%s%s\n", how, why ? " (" : "", why ? why : "", why ? ")" : ""));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s asked for, made at the first product\n", PetscJaggedExchanges[j->exchange]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -515,7 +515,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   j->pjds       = pjds;
   j->block_rows = jagged::kDefaultBlockRows;
   j->kernel     = MAT_JAGGED_KERNEL_AUTO;
-  j->exchange   = PETSC_JAGGED_EXCHANGE_MPI;
+  j->exchange   = PETSC_JAGGED_EXCHANGE_AUTO;
   j->aijops     = *A->ops;
   A->spptr      = j;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));

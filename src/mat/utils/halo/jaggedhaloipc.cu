@@ -1,0 +1,230 @@
+/*
+   JaggedHaloIPC (see jaggedhaloipc.h): the exchange of one direction of a halo through CUDA IPC between the
+   processes of one host. Messages to this process itself are left to the halo (a device copy).
+*/
+#include <petscjagged/private/jaggedhaloipc.h>
+#include <petsc/private/petscimpl.h>
+
+struct _n_JaggedHaloIPC {
+  MPI_Comm     comm;
+  PetscMPIInt  tagoffer, tagpushed, tagdrained, tagclosed;
+  PetscMPIInt  nout, nin;           /* the other processes this one pushes to, and receives from */
+  PetscMPIInt *outrank, *inrank;
+  size_t      *outsrc, *outbytes;   /* each message pushed: its byte offset in the source, its bytes */
+  char       **outbase, **outdst;   /* each out-process's receive buffer mapped here, and where the message goes in it */
+  cudaEvent_t *drained;             /* each out-process's: it has read its receive buffer */
+  cudaEvent_t *pushed;              /* each in-process's: its pushes into this process's buffer are done */
+  char        *recv;                /* this process's receive buffer (every in-process's part and its own) */
+  cudaEvent_t  mypushed, mydrained; /* this process's, opened by the others */
+  MPI_Request *tokens;              /* those sent at the last exchange: pushed to each out-process, drained to each in-process */
+  PetscBool    started;             /* an exchange ran: the out-processes' drained tokens are due before the next pushes */
+};
+
+namespace {
+
+/* What a process tells another at creation: its receive buffer and the offset of the other's part (to those it receives from), and the event the other waits on */
+struct Offer {
+  cudaIpcMemHandle_t   mem;
+  size_t               offset;
+  cudaIpcEventHandle_t event;
+};
+
+/* The other processes of a list: those that are not this one */
+PetscErrorCode OthersOf(PetscMPIInt n, const PetscMPIInt rank[], const PetscInt off[], size_t unit, PetscMPIInt self, PetscMPIInt *m, PetscMPIInt **ranks, size_t **start, size_t **bytes)
+{
+  PetscFunctionBegin;
+  *m = 0;
+  for (PetscMPIInt i = 0; i < n; i++)
+    if (rank[i] != self) (*m)++;
+  PetscCall(PetscMalloc1(*m, ranks));
+  PetscCall(PetscMalloc1(*m, start));
+  PetscCall(PetscMalloc1(*m, bytes));
+  for (PetscMPIInt i = 0, k = 0; i < n; i++)
+    if (rank[i] != self) {
+      (*ranks)[k]   = rank[i];
+      (*start)[k]   = unit * (size_t)off[i];
+      (*bytes)[k++] = unit * (size_t)(off[i + 1] - off[i]);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace
+
+/* JaggedHaloIPCOneHost - whether the processes of comm share a host (MPI's shared-memory split): where CUDA IPC may serve. Collective */
+PetscErrorCode JaggedHaloIPCOneHost(MPI_Comm comm, PetscBool *onehost)
+{
+  MPI_Comm    node;
+  PetscMPIInt size, nodesize;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  PetscCallMPI(MPI_Comm_size(node, &nodesize));
+  PetscCallMPI(MPI_Comm_free(&node));
+  *onehost = (PetscBool)(nodesize == size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedHaloIPCCreate - one direction of an exchange of entries of unit bytes: this process sends the messages
+  [outoff[i], outoff[i + 1]) of its source (given at each push) to outrank[i], and receives those of inrank[i] into
+  [inoff[i], inoff[i + 1]) of its receive buffer (JaggedHaloIPCGetBuffer()). Collective; *ipc is NULL, on every
+  process, where CUDA IPC cannot serve (the processes are not on one host, or a buffer could not be mapped), and
+  *why then says why.
+*/
+PetscErrorCode JaggedHaloIPCCreate(MPI_Comm comm, size_t unit, PetscMPIInt nout, const PetscMPIInt outrank[], const PetscInt outoff[], PetscMPIInt nin, const PetscMPIInt inrank[], const PetscInt inoff[], JaggedHaloIPC *ipc, const char **why)
+{
+  JaggedHaloIPC x;
+  PetscBool     onehost;
+  PetscMPIInt   rank, ok = 1, allok;
+  size_t       *instart, *inbytes;
+  Offer        *mine, *theirs;
+  MPI_Request  *req;
+  cudaError_t   err = cudaSuccess;
+
+  PetscFunctionBegin;
+  *ipc = NULL;
+  *why = NULL;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(JaggedHaloIPCOneHost(comm, &onehost));
+  if (!onehost) {
+    *why = "the processes are not on one host";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscNew(&x));
+  x->comm = comm;
+  for (PetscMPIInt *tag : {&x->tagoffer, &x->tagpushed, &x->tagdrained, &x->tagclosed}) PetscCall(PetscCommGetNewTag(comm, tag));
+  PetscCall(OthersOf(nout, outrank, outoff, unit, rank, &x->nout, &x->outrank, &x->outsrc, &x->outbytes));
+  PetscCall(OthersOf(nin, inrank, inoff, unit, rank, &x->nin, &x->inrank, &instart, &inbytes));
+  PetscCall(PetscCalloc4(x->nout, &x->outbase, x->nout, &x->outdst, x->nout, &x->drained, x->nin, &x->pushed));
+  PetscCall(PetscMalloc1(x->nout + x->nin, &x->tokens));
+  for (PetscMPIInt i = 0; i < x->nout + x->nin; i++) x->tokens[i] = MPI_REQUEST_NULL;
+  PetscCallCUDA(cudaMalloc((void **)&x->recv, unit * PetscMax(inoff[nin], 1)));
+  for (cudaEvent_t *e : {&x->mypushed, &x->mydrained}) PetscCallCUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming | cudaEventInterprocess));
+
+  /* offers: to each in-process the receive buffer, its part and the drained event; to each out-process the pushed event */
+  PetscCall(PetscCalloc3(x->nin + x->nout, &mine, x->nin + x->nout, &theirs, 2 * (x->nin + x->nout), &req));
+  for (PetscMPIInt i = 0; i < x->nin; i++) {
+    PetscCallCUDA(cudaIpcGetMemHandle(&mine[i].mem, x->recv));
+    mine[i].offset = instart[i];
+    PetscCallCUDA(cudaIpcGetEventHandle(&mine[i].event, x->mydrained));
+  }
+  for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallCUDA(cudaIpcGetEventHandle(&mine[x->nin + j].event, x->mypushed));
+  for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Irecv(&theirs[j], (PetscMPIInt)sizeof(Offer), MPI_BYTE, x->outrank[j], x->tagoffer, comm, &req[j]));
+  for (PetscMPIInt i = 0; i < x->nin; i++) PetscCallMPI(MPI_Irecv(&theirs[x->nout + i], (PetscMPIInt)sizeof(Offer), MPI_BYTE, x->inrank[i], x->tagpushed, comm, &req[x->nout + i]));
+  for (PetscMPIInt i = 0; i < x->nin; i++) PetscCallMPI(MPI_Isend(&mine[i], (PetscMPIInt)sizeof(Offer), MPI_BYTE, x->inrank[i], x->tagoffer, comm, &req[x->nout + x->nin + i]));
+  for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Isend(&mine[x->nin + j], (PetscMPIInt)sizeof(Offer), MPI_BYTE, x->outrank[j], x->tagpushed, comm, &req[x->nout + 2 * x->nin + j]));
+  PetscCallMPI(MPI_Waitall(2 * (x->nin + x->nout), req, MPI_STATUSES_IGNORE));
+
+  /* mapped: each out-process's buffer (peer access enabled on first use) and drained event, each in-process's pushed event */
+  for (PetscMPIInt j = 0; j < x->nout && err == cudaSuccess; j++) {
+    void *base = NULL;
+
+    err = cudaIpcOpenMemHandle(&base, theirs[j].mem, cudaIpcMemLazyEnablePeerAccess);
+    if (err == cudaSuccess) {
+      x->outbase[j] = static_cast<char *>(base);
+      x->outdst[j]  = x->outbase[j] + theirs[j].offset;
+      err           = cudaIpcOpenEventHandle(&x->drained[j], theirs[j].event);
+    }
+  }
+  for (PetscMPIInt i = 0; i < x->nin && err == cudaSuccess; i++) err = cudaIpcOpenEventHandle(&x->pushed[i], theirs[x->nout + i].event);
+  if (err != cudaSuccess) {
+    ok = 0;
+    PetscCall(PetscInfo(NULL, "CUDA IPC: mapping another process's buffer or event failed: %s\n", cudaGetErrorString(err)));
+    (void)cudaGetLastError(); /* not sticky: cleared */
+  }
+  PetscCall(PetscFree3(mine, theirs, req));
+  PetscCall(PetscFree(instart));
+  PetscCall(PetscFree(inbytes));
+  PetscCallMPI(MPIU_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
+  if (!allok) { /* nothing pushed yet: the mappings closed, the buffer freed once the others have closed theirs */
+    *why = "CUDA IPC could not map the other processes' device memory";
+    PetscCall(JaggedHaloIPCDestroy(&x, NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *ipc = x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedHaloIPCGetBuffer - the receive buffer (device): the part of inrank[i] at inoff[i], this process's own message included */
+PetscErrorCode JaggedHaloIPCGetBuffer(JaggedHaloIPC x, char **buf)
+{
+  PetscFunctionBegin;
+  *buf = x->recv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedHaloIPCPush - the messages of src (device) pushed into the other processes' buffers on the stream copy, after
+  the event ready (the packing), each once its receiver has read its last ones; then stream waits for the others' pushes
+  into this process's buffer. The caller reads the buffer on stream, then calls JaggedHaloIPCDrained().
+*/
+PetscErrorCode JaggedHaloIPCPush(JaggedHaloIPC x, const char *src, cudaEvent_t ready, cudaStream_t copy, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Waitall(x->nout + x->nin, x->tokens, MPI_STATUSES_IGNORE)); /* the last exchange's tokens, long delivered */
+  PetscCallCUDA(cudaStreamWaitEvent(copy, ready, 0));
+  for (PetscMPIInt j = 0; j < x->nout; j++) {
+    if (x->started) { /* the receiver recorded its drained event before telling */
+      PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, x->outrank[j], x->tagdrained, x->comm, MPI_STATUS_IGNORE));
+      PetscCallCUDA(cudaStreamWaitEvent(copy, x->drained[j], 0));
+    }
+    if (x->outbytes[j]) PetscCallCUDA(cudaMemcpyAsync(x->outdst[j], src + x->outsrc[j], x->outbytes[j], cudaMemcpyDeviceToDevice, copy));
+  }
+  PetscCallCUDA(cudaEventRecord(x->mypushed, copy));
+  for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->outrank[j], x->tagpushed, x->comm, &x->tokens[j]));
+  for (PetscMPIInt i = 0; i < x->nin; i++) {
+    PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, x->inrank[i], x->tagpushed, x->comm, MPI_STATUS_IGNORE));
+    PetscCallCUDA(cudaStreamWaitEvent(stream, x->pushed[i], 0));
+  }
+  x->started = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedHaloIPCDrained - what stream has queued so far reads the receive buffer for the last time: the others may push again after it */
+PetscErrorCode JaggedHaloIPCDrained(JaggedHaloIPC x, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaEventRecord(x->mydrained, stream));
+  for (PetscMPIInt i = 0; i < x->nin; i++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->inrank[i], x->tagdrained, x->comm, &x->tokens[x->nout + i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedHaloIPCDestroy - collective with the processes exchanged with: the last drained tokens taken, the copies on the
+  stream copy finished, the mappings closed; this process's buffer is freed once every process that mapped it has
+  closed its mapping (a token each)
+*/
+PetscErrorCode JaggedHaloIPCDestroy(JaggedHaloIPC *ipc, cudaStream_t copy)
+{
+  JaggedHaloIPC x = *ipc;
+  MPI_Request  *closed;
+
+  PetscFunctionBegin;
+  if (!x) PetscFunctionReturn(PETSC_SUCCESS);
+  if (x->started)
+    for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, x->outrank[j], x->tagdrained, x->comm, MPI_STATUS_IGNORE));
+  PetscCallMPI(MPI_Waitall(x->nout + x->nin, x->tokens, MPI_STATUSES_IGNORE));
+  if (copy) PetscCallCUDA(cudaStreamSynchronize(copy));
+  for (PetscMPIInt j = 0; j < x->nout; j++) {
+    if (x->outbase[j]) PetscCallCUDA(cudaIpcCloseMemHandle(x->outbase[j]));
+    if (x->drained[j]) PetscCallCUDA(cudaEventDestroy(x->drained[j]));
+  }
+  for (PetscMPIInt i = 0; i < x->nin; i++)
+    if (x->pushed[i]) PetscCallCUDA(cudaEventDestroy(x->pushed[i]));
+  PetscCall(PetscMalloc1(x->nout + x->nin, &closed));
+  for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->outrank[j], x->tagclosed, x->comm, &closed[j]));
+  for (PetscMPIInt i = 0; i < x->nin; i++) PetscCallMPI(MPI_Irecv(NULL, 0, MPI_BYTE, x->inrank[i], x->tagclosed, x->comm, &closed[x->nout + i]));
+  PetscCallMPI(MPI_Waitall(x->nout + x->nin, closed, MPI_STATUSES_IGNORE));
+  PetscCall(PetscFree(closed));
+  PetscCallCUDA(cudaFree(x->recv));
+  for (cudaEvent_t e : {x->mypushed, x->mydrained}) PetscCallCUDA(cudaEventDestroy(e));
+  PetscCall(PetscFree(x->outrank));
+  PetscCall(PetscFree(x->outsrc));
+  PetscCall(PetscFree(x->outbytes));
+  PetscCall(PetscFree(x->inrank));
+  PetscCall(PetscFree4(x->outbase, x->outdst, x->drained, x->pushed));
+  PetscCall(PetscFree(x->tokens));
+  PetscCall(PetscFree(*ipc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
