@@ -804,9 +804,10 @@ int main(int argc, char **argv)
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
          filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
       test:
+         # auto on 2 processes of one host: ghosted to depth 2 (the exchange skips the host), an exchange every 2 products
          suffix: gpu_left_np2
          nsize: 2
-         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -expect_depth 2 -view
          filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
       test:
          suffix: gpu_dia_np1
@@ -904,7 +905,7 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_left_np2_complex
          nsize: 2
-         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
+         args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -expect_depth 2 -view
          filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
          output_file: output/matpowerstest_gpu_left_np2.out
       test:
