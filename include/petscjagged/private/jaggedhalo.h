@@ -1,6 +1,9 @@
 /*
    JaggedHalo: the halo exchange of a PetscSF (owned entries -> ghost entries) for arrays in device
-   memory, made to overlap a product. Through NCCL: Begin() gathers the values to send on the caller's
+   memory, made to overlap a product. Through CUDA IPC (between the processes of one host; auto's choice there):
+   Begin() gathers the values to send on the caller's stream; End() pushes them into the receivers' device
+   buffers with peer copies on the halo's own stream, makes the caller's stream wait for the pushes into this
+   process's buffer and moves the ghosts from it into place (jaggedhaloipc.h). Through NCCL: Begin() gathers the values to send on the caller's
    stream; End() enqueues one group of sends and receives on a stream of the halo's own, after the
    gather, and makes the caller's stream wait for it: no host synchronization, and the product the
    caller launched between the two runs while the messages travel. Through MPI (not CUDA-aware):
