@@ -156,8 +156,9 @@ PetscErrorCode JaggedHaloIPCGetBuffer(JaggedHaloIPC x, char **buf)
 
 /*
   JaggedHaloIPCPush - the messages of src (device) pushed into the other processes' buffers on the stream copy, after
-  the event ready (the packing), each once its receiver has read its last ones; then stream waits for the others' pushes
-  into this process's buffer. The caller reads the buffer on stream, then calls JaggedHaloIPCDrained().
+  the event ready (the packing), each once its receiver has read its last ones; then stream waits for these pushes (src
+  may be written again after them) and for the others' pushes into this process's buffer. The caller reads the buffer
+  on stream, then calls JaggedHaloIPCDrained().
 */
 PetscErrorCode JaggedHaloIPCPush(JaggedHaloIPC x, const char *src, cudaEvent_t ready, cudaStream_t copy, cudaStream_t stream)
 {
@@ -172,6 +173,7 @@ PetscErrorCode JaggedHaloIPCPush(JaggedHaloIPC x, const char *src, cudaEvent_t r
     if (x->outbytes[j]) PetscCallCUDA(cudaMemcpyAsync(x->outdst[j], src + x->outsrc[j], x->outbytes[j], cudaMemcpyDeviceToDevice, copy));
   }
   PetscCallCUDA(cudaEventRecord(x->mypushed, copy));
+  PetscCallCUDA(cudaStreamWaitEvent(stream, x->mypushed, 0)); /* what stream does next may overwrite src (the next packing) */
   for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->outrank[j], x->tagpushed, x->comm, &x->tokens[j]));
   for (PetscMPIInt i = 0; i < x->nin; i++) {
     PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, x->inrank[i], x->tagpushed, x->comm, MPI_STATUS_IGNORE));
