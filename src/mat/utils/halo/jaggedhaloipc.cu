@@ -125,9 +125,13 @@ PetscErrorCode JaggedHaloIPCCreate(MPI_Comm comm, size_t unit, PetscMPIInt nout,
       x->outbase[j] = static_cast<char *>(base);
       x->outdst[j]  = x->outbase[j] + theirs[j].offset;
       err           = cudaIpcOpenEventHandle(&x->drained[j], theirs[j].event);
+      if (err != cudaSuccess) x->drained[j] = NULL; /* not opened: nothing to destroy */
     }
   }
-  for (PetscMPIInt i = 0; i < x->nin && err == cudaSuccess; i++) err = cudaIpcOpenEventHandle(&x->pushed[i], theirs[x->nout + i].event);
+  for (PetscMPIInt i = 0; i < x->nin && err == cudaSuccess; i++) {
+    err = cudaIpcOpenEventHandle(&x->pushed[i], theirs[x->nout + i].event);
+    if (err != cudaSuccess) x->pushed[i] = NULL;
+  }
   if (err != cudaSuccess) {
     ok = 0;
     PetscCall(PetscInfo(NULL, "CUDA IPC: mapping another process's buffer or event failed: %s\n", cudaGetErrorString(err)));
