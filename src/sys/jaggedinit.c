@@ -63,7 +63,7 @@ PETSC_EXTERN PetscErrorCode KSPCreate_MPCG(KSP);
 PETSC_EXTERN PetscErrorCode KSPCreate_CAGMRES(KSP);
 PETSC_INTERN PetscLogEvent  KSP_CAGMRES_BOrth, KSP_CAGMRES_TSQR, KSP_CAGMRES_Small;
 PETSC_INTERN PetscLogEvent  MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
-PETSC_INTERN PetscLogEvent  MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan;
+PETSC_INTERN PetscLogEvent  MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan, MAT_POWERS_Diags, MAT_POWERS_Build;
 PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
 const char *const PetscJaggedExchanges[] = {"auto", "mpi", "nccl", "ipc", "PetscJaggedExchange", "PETSC_JAGGED_EXCHANGE_", NULL};
@@ -237,6 +237,8 @@ PetscErrorCode PetscJaggedInitializePackage(void)
   PetscCall(PetscLogEventRegister("MatPowersFetch", MATPOWERS_CLASSID, &MAT_POWERS_Fetch));
   PetscCall(PetscLogEventRegister("MatPowersLayer", MATPOWERS_CLASSID, &MAT_POWERS_Layer));
   PetscCall(PetscLogEventRegister("MatPowersPlan", MATPOWERS_CLASSID, &MAT_POWERS_Plan));
+  PetscCall(PetscLogEventRegister("MatPowersDiags", MATPOWERS_CLASSID, &MAT_POWERS_Diags));
+  PetscCall(PetscLogEventRegister("MatPowersBuild", MATPOWERS_CLASSID, &MAT_POWERS_Build));
   PetscCall(KSPRegister(KSPCAGMRES, KSPCreate_CAGMRES));
   PetscCall(PetscLogEventRegister("KSPCAGMRESBOrth", KSP_CLASSID, &KSP_CAGMRES_BOrth));
   PetscCall(PetscLogEventRegister("KSPCAGMRESTSQR", KSP_CLASSID, &KSP_CAGMRES_TSQR));

@@ -9,7 +9,7 @@
 #include <petscjagged/private/jaggednccl.h>
 
 PetscClassId  MATPOWERS_CLASSID;
-PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan;
+PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan, MAT_POWERS_Diags, MAT_POWERS_Build;
 
 /*S
    MatPowers - The matrix-powers kernel: k <= s new vectors of a (shifted) Krylov basis of B = A M^{-1}
@@ -26,8 +26,11 @@ PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_
    which MatPowersGhosts (the ghost rows' structure fetched from their owners, the halo exchange's plan, the DIA
    copy's diagonals; within it MatPowersFetch, the rows' messages, MatPowersLayer, the columns of each new
    layer sorted and merged, and MatPowersPlan, the remote rows sorted, the DIA copy's layout and the
-   exchange's plan) and MatPowersValues (the extended rows' values: the remote ones fetched, the DIA copy
-   written; again at each values-only refresh).
+   exchange's plan), MatPowersValues (the extended rows' values: the remote ones fetched, the DIA copy
+   written; again at each values-only refresh), MatPowersDiags (auto on several processes: whether the own
+   rows' entries lie on few enough diagonals for the DIA copy, found on the GPU) and MatPowersBuild (the
+   ghosted kernel's storage: the DIA copy or the remote rows' matrix, the extended vectors; MatPowersValues
+   within it).
 
 .seealso: `MatCreateMatrixPowers()`, `MatPowersApply()`, `MatPowersType`, `KSPCAGMRES`
 S*/
@@ -624,7 +627,11 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)mpk), &size));
   /* the ghost layers (s - 1 rounds fetching the boundary rows, a scatter) only when the ghosted kernel may be chosen */
   mpk->s2v = mpk->extra = MAT_POWERS_NOT_EXAMINED;
-  if (mpk->reqtype == MAT_POWERS_AUTO && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && size > 1) PetscCall(MatPowersGhostGPUWithoutDIA(mpk, &gpunodia));
+  if (mpk->reqtype == MAT_POWERS_AUTO && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && size > 1) {
+    PetscCall(PetscLogEventBegin(MAT_POWERS_Diags, mpk, 0, 0, 0));
+    PetscCall(MatPowersGhostGPUWithoutDIA(mpk, &gpunodia));
+    PetscCall(PetscLogEventEnd(MAT_POWERS_Diags, mpk, 0, 0, 0));
+  }
   if (mpk->reqtype != MAT_POWERS_PLAIN && mpk->pckind != MAT_POWERS_PC_OTHER && !mpk->nullsp && !gpunodia && (size > 1 || mpk->reqtype == MAT_POWERS_GHOSTED)) {
     PetscInt  gpumax = mpk->s; /* auto on GPUs exchanging without the host: built to MAT_POWERS_GPU_DEPTH */
     PetscBool direct;
@@ -679,7 +686,9 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
   if (mpk->reqtype == MAT_POWERS_GHOSTED && mpk->type == MAT_POWERS_PLAIN) PetscCall(PetscInfo(mpk, "Ghosted kernel requested but falling back to plain products: %s\n", mpk->reason));
   PetscCall(PetscInfo(mpk, "s = %" PetscInt_FMT ": %s (%s); surface-to-volume %g, extra flops %g\n", mpk->s, MatPowersTypes[mpk->type], mpk->reason, (double)mpk->s2v, (double)mpk->extra));
   if (mpk->type == MAT_POWERS_GHOSTED) {
+    PetscCall(PetscLogEventBegin(MAT_POWERS_Build, mpk, 0, 0, 0));
     PetscCall(MatPowersGhostBuild(mpk));
+    PetscCall(PetscLogEventEnd(MAT_POWERS_Build, mpk, 0, 0, 0));
     mpk->ops->apply = MatPowersApply_Ghosted;
   } else {
     PetscCall(MatPowersGhostReset(mpk));

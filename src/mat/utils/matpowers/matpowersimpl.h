@@ -112,7 +112,7 @@ struct _p_MatPowers {
   Vec          dinvext;
 };
 
-PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan;
+PETSC_INTERN PetscLogEvent MAT_POWERS_Apply, MAT_POWERS_SetUp, MAT_POWERS_Ghosts, MAT_POWERS_Values, MAT_POWERS_Fetch, MAT_POWERS_Layer, MAT_POWERS_Plan, MAT_POWERS_Diags, MAT_POWERS_Build;
 
 PETSC_INTERN PetscErrorCode MatPowersGhostGPUWithoutDIA(MatPowers, PetscBool *);
 PETSC_INTERN PetscErrorCode MatPowersGhostLayers(MatPowers, PetscReal, PetscBool, PetscInt);
