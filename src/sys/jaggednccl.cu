@@ -273,25 +273,25 @@ PetscErrorCode JaggedNCCLPrefetch(MPI_Comm comm)
 PetscErrorCode JaggedNCCLPrefetchFromOptions(void)
 {
   char       *all;
-  PetscBool   asked;
-  PetscMPIInt size;
+  PetscMPIInt size, asked, allasked;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscOptionsGetAll(NULL, &all));
-  asked = (PetscBool)(strstr(all, "_exchange nccl") != NULL);
+  asked = strstr(all, "_exchange nccl") != NULL;
   PetscCall(PetscFree(all));
-  if (asked) { /* and where this process sees a GPU (no GPU: nothing to make; the answer is the same on every process of a GPU machine) */
+  if (asked) { /* and where this process sees a GPU (no GPU: nothing to make) */
     int ngpu = 0;
 
     if (cudaGetDeviceCount(&ngpu) != cudaSuccess) {
       (void)cudaGetLastError();
       ngpu = 0;
     }
-    asked = (PetscBool)(ngpu > 0);
+    asked = ngpu > 0;
   }
-  if (!asked) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPIU_Allreduce(&asked, &allasked, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD)); /* every process or none starts the collective making */
+  if (!allasked) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA)); /* the device PETSc gives this rank, as the first GPU object would */
   PetscCall(JaggedNCCLPrefetch(PETSC_COMM_WORLD));
   PetscFunctionReturn(PETSC_SUCCESS);
