@@ -218,6 +218,45 @@ static PetscErrorCode MatSeqJaggedRefreshValues(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The single-precision copy again from the double one, after the double values were changed in place */
+static PetscErrorCode MatSeqJaggedDemote(Mat A)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (!j->vals_single) PetscFunctionReturn(PETSC_SUCCESS);
+  if (j->host) jagged::host::Convert(j->format->nslots, HostScalar((const PetscScalar *)j->vals), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single));
+  else {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(jagged::gpu::Convert(j->format->nslots, HostScalar((const PetscScalar *)j->vals), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The single-precision copy asked for when the double one is current: converted from the double values in the
+  jagged order where they are, without uploading the CSR values again (a preconditioner asking for it after
+  assembly, as PCSPCG does, would otherwise pay a second upload of every value)
+*/
+static PetscErrorCode MatSeqJaggedAddSingle(Mat A)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+  const size_t   nslots = (size_t)PetscMax(j->format->nslots, 1);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MAT_JAGGED_Refresh, A, 0, 0, 0));
+  if (j->host) PetscCall(PetscMalloc1(nslots, &j->vals_single));
+  else {
+    PetscCallCUDA(cudaMalloc((void **)&j->vals_single, sizeof(PetscJaggedScalarSingle) * nslots));
+    j->generation++;
+  }
+  PetscCall(MatSeqJaggedDemote(A));
+  PetscCall(PetscLogEventEnd(MAT_JAGGED_Refresh, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   Brings the jagged copy up to date with the host CSR: rebuilds the format when the nonzero
   pattern changed, refreshes the values when the host CSR changed since the last refresh.
@@ -228,7 +267,8 @@ static PetscErrorCode MatSeqJaggedSync_Private(Mat A)
 
   PetscFunctionBegin;
   if (!j->format || j->format_nzstate != A->nonzerostate) PetscCall(MatSeqJaggedBuildFormat(A));
-  if (A->offloadmask != PETSC_OFFLOAD_BOTH || (j->single && !j->vals_single)) PetscCall(MatSeqJaggedRefreshValues(A));
+  if (A->offloadmask != PETSC_OFFLOAD_BOTH) PetscCall(MatSeqJaggedRefreshValues(A));
+  else if (j->single && !j->vals_single) PetscCall(MatSeqJaggedAddSingle(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -580,23 +620,6 @@ static PetscErrorCode MatGetDiagonal_SeqJagged(Mat A, Vec d)
     PetscCallCUDA(jagged::gpu::GetDiagonal(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(da), stream));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(VecCUDARestoreArrayWrite(d, &da));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The single-precision copy again from the double one, after the double values were changed in place */
-static PetscErrorCode MatSeqJaggedDemote(Mat A)
-{
-  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
-
-  PetscFunctionBegin;
-  if (!j->vals_single) PetscFunctionReturn(PETSC_SUCCESS);
-  if (j->host) jagged::host::Convert(j->format->nslots, HostScalar((const PetscScalar *)j->vals), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single));
-  else {
-    cudaStream_t stream;
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(jagged::gpu::Convert(j->format->nslots, HostScalar((const PetscScalar *)j->vals), reinterpret_cast<MatJaggedHostSingle *>(j->vals_single), stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
