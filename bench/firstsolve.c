@@ -3,7 +3,8 @@ convection-diffusion on a DMDA, or the Poisson problem in Q1/Q2 finite elements 
 (unstructured: rows of 8-125 entries, DMPlex's numbering), the matrix from DMCreateMatrix() (-dm_mat_type), the solver from\n\
 KSPSetFromOptions() (-ksp_type, -pc_type). It links PETSc only; petsc-jagged's types come in through\n\
 -dll_append. Prints the assembly time (DMCreateMatrix() and MatSetValues()), the time of MatAssemblyEnd()\n\
-('format': the jagged formats build theirs there, AIJCUSPARSE copies its CSR inside the first product), the\n\
+('format': the jagged formats build theirs there, AIJCUSPARSE copies its CSR inside the first product; the least\n\
+over the processes: the last to enter it waited for no other's assembly, nor for MatLoad()'s distribution), the\n\
 set-up time (KSPSetUp()), the first solve (set-up included), a repeated solve from a zero guess, the\n\
 iterations and the true relative residual; b = 1.\n\
   -problem <poisson|aniso|convdiff|fem|elasticity>  7-point Poisson, anisotropic Poisson (eps along z), upwind\n\
@@ -414,6 +415,7 @@ int main(int argc, char **argv)
     PetscCall(Assemble(da, epsd, w, A, &tformat));
   }
   PetscCall(MatGetSize(A, &rows, NULL));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &tformat, 1, MPIU_PETSCLOGDOUBLE, MPI_MIN, PETSC_COMM_WORLD)); /* less any wait for the others (help) */
   {
     PetscLogDouble t;
 

@@ -404,6 +404,29 @@ static PetscErrorCode MatPowersCreateVec(MatPowers mpk, PetscInt n, PetscBool vi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The extended inverse diagonal, and the global one as a view of its own rows: PCApply() writes them in place, and
+  MatPowersExtend() only exchanges the ghost rows (MatCreateVecs() would allocate a vector, and its pinned host copy)
+*/
+static PetscErrorCode MatPowersCreateDinv(MatPowers mpk)
+{
+  MPI_Comm     comm = PetscObjectComm((PetscObject)mpk->A);
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->dinvext));
+  if (mpk->cuda) {
+    PetscCall(VecCUDAGetArray(mpk->dinvext, &a));
+    PetscCall(VecCreateMPICUDAWithArray(comm, 1, mpk->nown, PETSC_DECIDE, a + mpk->ownoff, &mpk->dinv));
+    PetscCall(VecCUDARestoreArray(mpk->dinvext, &a));
+  } else {
+    PetscCall(VecGetArray(mpk->dinvext, &a));
+    PetscCall(VecCreateMPIWithArray(comm, 1, mpk->nown, PETSC_DECIDE, a + mpk->ownoff, &mpk->dinv));
+    PetscCall(VecRestoreArray(mpk->dinvext, &a));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The remote-rows matrix (on the arrays of mpk) and the extended vectors (after MatPowersGhostLayers()) */
 PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
 {
@@ -414,10 +437,7 @@ PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
   if (mpk->ndiag) { /* the extended rows in one DIA copy, the Jacobi scaling folded in: no R, no views */
     PetscCall(MatPowersDIAAlloc(mpk, mpk->ncols, mpk->cuda));
     for (PetscInt i = 0; i < 3; i++) PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Z[i]));
-    if (mpk->pckind == MAT_POWERS_PC_JACOBI) {
-      PetscCall(MatCreateVecs(mpk->A, &mpk->dinv, NULL));
-      PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->dinvext));
-    }
+    if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(MatPowersCreateDinv(mpk));
     PetscCall(MatPowersGhostRefresh(mpk));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -440,8 +460,7 @@ PetscErrorCode MatPowersGhostBuild(MatPowers mpk)
   for (PetscInt i = 0; i < 3; i++) PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Z[i]));
   for (PetscInt i = 0; i < 4; i++) PetscCall(MatPowersCreateVec(mpk, size[i], PETSC_TRUE, &mpk->view[i]));
   if (mpk->pckind == MAT_POWERS_PC_JACOBI) {
-    PetscCall(MatCreateVecs(mpk->A, &mpk->dinv, NULL));
-    PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->dinvext));
+    PetscCall(MatPowersCreateDinv(mpk));
     if (mpk->side == PC_RIGHT) PetscCall(MatPowersCreateVec(mpk, mpk->ncols, PETSC_FALSE, &mpk->Zs));
   }
   PetscCall(MatPowersGhostRefresh(mpk));
@@ -462,9 +481,9 @@ static PetscErrorCode MatPowersCopyOwn(PetscInt nown, Vec Z, PetscInt zoff, Vec 
     cudaStream_t stream; /* PetscDeviceArrayCopy() would want the arrays registered with PETSc's memory tracker */
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (nown) PetscCallCUDA(cudaMemcpyAsync(v + voff, z + zoff, sizeof(PetscScalar) * nown, cudaMemcpyDeviceToDevice, stream));
+    if (nown && v + voff != z + zoff) PetscCallCUDA(cudaMemcpyAsync(v + voff, z + zoff, sizeof(PetscScalar) * nown, cudaMemcpyDeviceToDevice, stream)); /* not a view of the other (MatPowersCreateDinv()) */
   } else if (PetscMemTypeHost(zm) && PetscMemTypeHost(vm)) {
-    PetscCall(PetscArraycpy(v + voff, z + zoff, nown));
+    if (v + voff != z + zoff) PetscCall(PetscArraycpy(v + voff, z + zoff, nown));
   } else { /* mixed: through host arrays */
     PetscCall(VecRestoreArrayWriteAndMemType(V, &v));
     PetscCall(VecRestoreArrayReadAndMemType(Z, &z));

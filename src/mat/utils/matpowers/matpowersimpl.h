@@ -108,7 +108,7 @@ struct _p_MatPowers {
   Vec          Z[3];    /* extended work vectors, used round robin */
   Vec          Zs;      /* the Jacobi-scaled input of a product (right preconditioning) */
   Vec          view[4]; /* placed on extended arrays: input own rows, input depth 1, output own rows, output remote rows */
-  Vec          dinv;    /* the inverse diagonal of the PCJACOBI (A's vector type), and its extension */
+  Vec          dinv;    /* the inverse diagonal of the PCJACOBI (a global vector viewing its extension's own rows), and its extension */
   Vec          dinvext;
 };
 

@@ -477,6 +477,40 @@ static PetscErrorCode MatDuplicate_MPIJagged(Mat A, MatDuplicateOption op, Mat *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  MatCreateVecs(): on the GPU, vectors duplicated from one without arrays, which allocate their host copy when it is
+  first used; VecCreate() of a VECMPICUDA allocates a pinned host copy and zeroes it (about 40 ms for 8 M entries on
+  an H100 host), at every MatCreateVecs() of a solver's or preconditioner's set-up (KSPSetUp()'s work vectors,
+  PCJACOBI's diagonal). On the host (bound, -mat_jagged_host), MATMPIAIJ's vectors.
+*/
+static PetscErrorCode MatCreateVecs_MPIJagged(Mat A, Vec *right, Vec *left)
+{
+  const PetscBool host = (PetscBool)(((Mat_MPIJagged *)A->spptr)->host || A->boundtocpu);
+  PetscLayout     map[2] = {A->cmap, A->rmap};
+  Vec            *vec[2] = {right, left};
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 2; k++) {
+    if (!vec[k]) continue;
+    if (host) {
+      PetscCall(VecCreate(PetscObjectComm((PetscObject)A), vec[k]));
+      PetscCall(VecSetLayout(*vec[k], map[k]));
+      PetscCall(VecSetType(*vec[k], A->defaultvectype));
+      if (A->boundtocpu && A->bindingpropagates) {
+        PetscCall(VecSetBindingPropagates(*vec[k], PETSC_TRUE));
+        PetscCall(VecBindToCPU(*vec[k], PETSC_TRUE));
+      }
+    } else {
+      Vec t;
+
+      PetscCall(VecCreateMPICUDAWithArray(PetscObjectComm((PetscObject)A), map[k]->bs > 0 ? map[k]->bs : 1, map[k]->n, map[k]->N, NULL, &t));
+      PetscCall(VecDuplicate(t, vec[k]));
+      PetscCall(VecDestroy(&t));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MATMPIAIJ's binding (the blocks, the work vectors), then the halo exchanges and the ghost vector made again where the products now run */
 static PetscErrorCode MatBindToCPU_MPIJagged(Mat A, PetscBool flg)
 {
@@ -530,6 +564,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->ops->duplicate        = MatDuplicate_MPIJagged;
   A->ops->setfromoptions   = MatSetFromOptions_MPIJagged;
   A->ops->view             = MatView_MPIJagged;
+  A->ops->getvecs          = MatCreateVecs_MPIJagged;
   PetscCall(MatBindToCPU_MPIJagged(A, PETSC_FALSE));
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* a global option, as for the blocks */
