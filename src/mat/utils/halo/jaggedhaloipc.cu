@@ -4,6 +4,9 @@
 */
 #include <petscjagged/private/jaggedhaloipc.h>
 #include <petsc/private/petscimpl.h>
+#include <petsctime.h>
+
+#include <vector>
 
 struct _n_JaggedHaloIPC {
   MPI_Comm     comm;
@@ -48,6 +51,86 @@ PetscErrorCode OthersOf(PetscMPIInt n, const PetscMPIInt rank[], const PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  A receive buffer, with this process's events, kept until every process that mapped them has closed its mappings
+  (its "closed" token each): JaggedHaloIPCDestroy() does not wait for those tokens, since processes may destroy their
+  halos in different orders (waiting there once left two processes each waiting for the other's token of another halo)
+*/
+struct Retired {
+  char                    *recv;
+  cudaEvent_t              events[2];
+  PetscMPIInt              nout;   /* closed[0, nout): this process's tokens sent, then the others' awaited */
+  std::vector<MPI_Request> closed;
+};
+
+std::vector<Retired> *retired = nullptr;
+
+PetscErrorCode RetiredFree(Retired &r)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaFree(r.recv));
+  for (cudaEvent_t e : r.events) PetscCallCUDA(cudaEventDestroy(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the retired buffers whose tokens have all arrived */
+PetscErrorCode RetiredReap()
+{
+  PetscFunctionBegin;
+  for (auto r = retired->begin(); r != retired->end();) {
+    int done;
+
+    PetscCallMPI(MPI_Testall((int)r->closed.size(), r->closed.data(), &done, MPI_STATUSES_IGNORE));
+    if (done) {
+      PetscCall(RetiredFree(*r));
+      r = retired->erase(r);
+    } else r++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  At PetscFinalize(): the others' tokens awaited (each process destroys its halos before it ends) for at most 10 s; a
+  buffer still mapped then (a process that never destroyed its halo) is left to the end of the process, its receives cancelled
+*/
+PetscErrorCode RetiredFinalize()
+{
+  PetscLogDouble t0, t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  for (t = t0; !retired->empty() && t - t0 < 10;) {
+    PetscCall(RetiredReap());
+    PetscCall(PetscTime(&t));
+  }
+  if (!retired->empty()) PetscCall(PetscInfo(NULL, "CUDA IPC: %zu receive buffers still mapped by a process that did not destroy its halo: left to the end of the process\n", retired->size()));
+  for (Retired &r : *retired)
+    for (size_t k = 0; k < r.closed.size(); k++) {
+      if ((PetscMPIInt)k >= r.nout && r.closed[k] != MPI_REQUEST_NULL) PetscCallMPI(MPI_Cancel(&r.closed[k]));
+      PetscCallMPI(MPI_Wait(&r.closed[k], MPI_STATUS_IGNORE));
+    }
+  delete retired;
+  retired = nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x's buffer and events retired: the tokens that say the mappings are closed sent, the others' posted */
+PetscErrorCode Retire(JaggedHaloIPC x)
+{
+  Retired r = {x->recv, {x->mypushed, x->mydrained}, x->nout, std::vector<MPI_Request>(x->nout + x->nin, MPI_REQUEST_NULL)};
+
+  PetscFunctionBegin;
+  if (!retired) {
+    retired = new std::vector<Retired>;
+    PetscCall(PetscRegisterFinalize(RetiredFinalize));
+  }
+  for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->outrank[j], x->tagclosed, x->comm, &r.closed[j]));
+  for (PetscMPIInt i = 0; i < x->nin; i++) PetscCallMPI(MPI_Irecv(NULL, 0, MPI_BYTE, x->inrank[i], x->tagclosed, x->comm, &r.closed[x->nout + i]));
+  retired->push_back(std::move(r));
+  PetscCall(RetiredReap());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 } // namespace
 
 /* JaggedHaloIPCOneHost - whether the processes of comm share a host (MPI's shared-memory split): where CUDA IPC may serve. Collective */
@@ -85,6 +168,7 @@ PetscErrorCode JaggedHaloIPCCreate(MPI_Comm comm, size_t unit, PetscMPIInt nout,
   PetscFunctionBegin;
   *ipc = NULL;
   *why = NULL;
+  if (retired) PetscCall(RetiredReap()); /* the buffers of halos destroyed since */
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(JaggedHaloIPCOneHost(comm, &onehost));
   if (!onehost) {
@@ -197,14 +281,14 @@ PetscErrorCode JaggedHaloIPCDrained(JaggedHaloIPC x, cudaStream_t stream)
 }
 
 /*
-  JaggedHaloIPCDestroy - collective with the processes exchanged with: the last drained tokens taken, the copies on the
-  stream copy finished, the mappings closed; this process's buffer is freed once every process that mapped it has
-  closed its mapping (a token each)
+  JaggedHaloIPCDestroy - the last drained tokens taken (sent at the last exchange), the copies on the stream copy
+  finished, the mappings closed; this process's buffer is freed once every process that mapped it has closed its
+  mapping (a token each), at a later JaggedHaloIPCCreate() or JaggedHaloIPCDestroy() or at PetscFinalize(): it
+  waits for no process to destroy its side, whatever order the processes destroy their halos in
 */
 PetscErrorCode JaggedHaloIPCDestroy(JaggedHaloIPC *ipc, cudaStream_t copy)
 {
   JaggedHaloIPC x = *ipc;
-  MPI_Request  *closed;
 
   PetscFunctionBegin;
   if (!x) PetscFunctionReturn(PETSC_SUCCESS);
@@ -218,13 +302,7 @@ PetscErrorCode JaggedHaloIPCDestroy(JaggedHaloIPC *ipc, cudaStream_t copy)
   }
   for (PetscMPIInt i = 0; i < x->nin; i++)
     if (x->pushed[i]) PetscCallCUDA(cudaEventDestroy(x->pushed[i]));
-  PetscCall(PetscMalloc1(x->nout + x->nin, &closed));
-  for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->outrank[j], x->tagclosed, x->comm, &closed[j]));
-  for (PetscMPIInt i = 0; i < x->nin; i++) PetscCallMPI(MPI_Irecv(NULL, 0, MPI_BYTE, x->inrank[i], x->tagclosed, x->comm, &closed[x->nout + i]));
-  PetscCallMPI(MPI_Waitall(x->nout + x->nin, closed, MPI_STATUSES_IGNORE));
-  PetscCall(PetscFree(closed));
-  PetscCallCUDA(cudaFree(x->recv));
-  for (cudaEvent_t e : {x->mypushed, x->mydrained}) PetscCallCUDA(cudaEventDestroy(e));
+  PetscCall(Retire(x));
   PetscCall(PetscFree(x->outrank));
   PetscCall(PetscFree(x->outsrc));
   PetscCall(PetscFree(x->outbytes));
