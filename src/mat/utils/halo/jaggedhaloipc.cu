@@ -133,18 +133,42 @@ PetscErrorCode Retire(JaggedHaloIPC x)
 
 } // namespace
 
-/* JaggedHaloIPCOneHost - whether the processes of comm share a host (MPI's shared-memory split): where CUDA IPC may serve. Collective */
+static PetscMPIInt onehost_keyval = MPI_KEYVAL_INVALID; /* the answer kept on the communicator: 1 + onehost */
+
+static PetscErrorCode JaggedHaloIPCOneHostFinalize(void)
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_free_keyval(&onehost_keyval));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedHaloIPCOneHost - whether the processes of comm share a host (MPI's shared-memory split): where CUDA IPC may
+  serve. Collective the first time on comm; the answer is then kept on comm (an attribute), as each halo of a
+  communicator asks it again
+*/
 PetscErrorCode JaggedHaloIPCOneHost(MPI_Comm comm, PetscBool *onehost)
 {
   MPI_Comm    node;
-  PetscMPIInt size, nodesize;
+  PetscMPIInt size, nodesize, found;
+  void       *kept;
 
   PetscFunctionBegin;
+  if (onehost_keyval == MPI_KEYVAL_INVALID) {
+    PetscCallMPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &onehost_keyval, NULL));
+    PetscCall(PetscRegisterFinalize(JaggedHaloIPCOneHostFinalize));
+  }
+  PetscCallMPI(MPI_Comm_get_attr(comm, onehost_keyval, &kept, &found));
+  if (found) {
+    *onehost = (PetscBool)((intptr_t)kept == 2);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
   PetscCallMPI(MPI_Comm_size(node, &nodesize));
   PetscCallMPI(MPI_Comm_free(&node));
   *onehost = (PetscBool)(nodesize == size);
+  PetscCallMPI(MPI_Comm_set_attr(comm, onehost_keyval, (void *)(intptr_t)(1 + *onehost)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
