@@ -16,9 +16,13 @@
 
    Level: beginner
 
-   Note:
+   Notes:
    `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
    before or after preallocation.
+
+   `MatCreateVecs()` gives `VECCUDA` vectors whose host copy is allocated when first used (as `VecDuplicate()` gives
+   them): `VecCreate()` of a `VECMPICUDA` allocates a pinned host copy and zeroes it, a cost each solver's set-up would
+   otherwise pay for its work vectors.
 
    References:
 .  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer

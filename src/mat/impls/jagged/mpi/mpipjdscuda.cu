@@ -17,9 +17,13 @@
 
    Level: beginner
 
-   Note:
+   Notes:
    `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
    before or after preallocation.
+
+   `MatCreateVecs()` gives `VECCUDA` vectors whose host copy is allocated when first used (as `VecDuplicate()` gives
+   them): `VecCreate()` of a `VECMPICUDA` allocates a pinned host copy and zeroes it, a cost each solver's set-up would
+   otherwise pay for its work vectors.
 
    References:
 .  * - M. Kreutzer, G. Hager, G. Wellein, H. Fehske, A. Basermann and A. R. Bishop, Sparse matrix-vector multiplication
