@@ -1,7 +1,8 @@
 static char help[] = "Checks that the device copy of a jagged-diagonal matrix follows every change of its values: a random\n\
 sparse matrix of the type given by -mat_type, made as applications make one (MatSetFromOptions(), preallocation,\n\
 MatSetValues(), assembly), and a MATAIJ made the same way go through the same value changes, and after each\n\
-one MatMult() of both must agree. Then the setters and getters of the matrix options, and the options read.\n\
+one MatMult() of both must agree. Then the setters and getters of the matrix options, and the options read. On several\n\
+processes on the GPU, MatCreateVecs() must give vectors without a host copy.\n\
   -n <300>   global rows\n\
   -nz <6>    at most this many random entries per row besides the diagonal\n\n";
 
@@ -380,6 +381,15 @@ int main(int argc, char **argv)
   PetscCall(MatGetOwnershipRange(p.A, &p.rstart, &p.rend));
   PetscCall(MatCreateVecs(p.A, &p.xa, &p.ya));
   PetscCall(MatCreateVecs(p.R, &p.xr, &p.yr));
+  if (size > 1) { /* the GPU types' MatCreateVecs(): no host copy until one is used (VecCreate() of a VECMPICUDA makes one) */
+    PetscBool        host;
+    PetscOffloadMask mask[2];
+
+    PetscCall(MatJaggedGetUseHost(p.A, &host));
+    PetscCall(VecGetOffloadMask(p.xa, &mask[0]));
+    PetscCall(VecGetOffloadMask(p.ya, &mask[1]));
+    for (int k = 0; k < 2; k++) CHECK(host || !PetscOffloadHost(mask[k]), "MatCreateVecs() gave a vector with a host copy (%s)", PetscOffloadMaskToString(mask[k]));
+  }
   PetscCall(FillVec(p.xa, 0.1));
   PetscCall(FillVec(p.xr, 0.1));
 
