@@ -481,18 +481,19 @@ static PetscErrorCode MatDuplicate_MPIJagged(Mat A, MatDuplicateOption op, Mat *
   MatCreateVecs(): on the GPU, vectors duplicated from one without arrays, which allocate their host copy when it is
   first used; VecCreate() of a VECMPICUDA allocates a pinned host copy and zeroes it (about 40 ms for 8 M entries on
   an H100 host), at every MatCreateVecs() of a solver's or preconditioner's set-up (KSPSetUp()'s work vectors,
-  PCJACOBI's diagonal). On the host (bound, -mat_jagged_host), MATMPIAIJ's vectors.
+  PCJACOBI's diagonal). On the host (bound, -mat_jagged_host), or for a vector type set by MatSetVecType(), MATMPIAIJ's vectors.
 */
 static PetscErrorCode MatCreateVecs_MPIJagged(Mat A, Vec *right, Vec *left)
 {
-  const PetscBool host = (PetscBool)(((Mat_MPIJagged *)A->spptr)->host || A->boundtocpu);
-  PetscLayout     map[2] = {A->cmap, A->rmap};
-  Vec            *vec[2] = {right, left};
+  PetscLayout map[2] = {A->cmap, A->rmap};
+  Vec        *vec[2] = {right, left};
+  PetscBool   cuda;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrcmp(A->defaultvectype, VECCUDA, &cuda)); /* MatSetVecType() may have asked for another type */
   for (int k = 0; k < 2; k++) {
     if (!vec[k]) continue;
-    if (host) {
+    if (!cuda || ((Mat_MPIJagged *)A->spptr)->host || A->boundtocpu) {
       PetscCall(VecCreate(PetscObjectComm((PetscObject)A), vec[k]));
       PetscCall(VecSetLayout(*vec[k], map[k]));
       PetscCall(VecSetType(*vec[k], A->defaultvectype));
