@@ -481,7 +481,8 @@ static PetscErrorCode MatDuplicate_MPIJagged(Mat A, MatDuplicateOption op, Mat *
   MatCreateVecs(): on the GPU, vectors duplicated from one without arrays, which allocate their host copy when it is
   first used; VecCreate() of a VECMPICUDA allocates a pinned host copy and zeroes it (about 40 ms for 8 M entries on
   an H100 host), at every MatCreateVecs() of a solver's or preconditioner's set-up (KSPSetUp()'s work vectors,
-  PCJACOBI's diagonal). On the host (bound, -mat_jagged_host), or for a vector type set by MatSetVecType(), MATMPIAIJ's vectors.
+  PCJACOBI's diagonal). On the host (bound, -mat_jagged_host), or for a vector type set by MatSetVecType(), PETSc's own
+  MatCreateVecs() (this operation taken away for the call).
 */
 static PetscErrorCode MatCreateVecs_MPIJagged(Mat A, Vec *right, Vec *left)
 {
@@ -490,24 +491,20 @@ static PetscErrorCode MatCreateVecs_MPIJagged(Mat A, Vec *right, Vec *left)
   PetscBool   cuda;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(A->defaultvectype, VECCUDA, &cuda)); /* MatSetVecType() may have asked for another type */
+  PetscCall(PetscStrcmp(A->defaultvectype, VECCUDA, &cuda));
+  if (!cuda || ((Mat_MPIJagged *)A->spptr)->host || A->boundtocpu) {
+    A->ops->getvecs = NULL;
+    PetscCall(MatCreateVecs(A, right, left));
+    A->ops->getvecs = MatCreateVecs_MPIJagged;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (int k = 0; k < 2; k++) {
-    if (!vec[k]) continue;
-    if (!cuda || ((Mat_MPIJagged *)A->spptr)->host || A->boundtocpu) {
-      PetscCall(VecCreate(PetscObjectComm((PetscObject)A), vec[k]));
-      PetscCall(VecSetLayout(*vec[k], map[k]));
-      PetscCall(VecSetType(*vec[k], A->defaultvectype));
-      if (A->boundtocpu && A->bindingpropagates) {
-        PetscCall(VecSetBindingPropagates(*vec[k], PETSC_TRUE));
-        PetscCall(VecBindToCPU(*vec[k], PETSC_TRUE));
-      }
-    } else {
-      Vec t;
+    Vec t;
 
-      PetscCall(VecCreateMPICUDAWithArray(PetscObjectComm((PetscObject)A), map[k]->bs > 0 ? map[k]->bs : 1, map[k]->n, map[k]->N, NULL, &t));
-      PetscCall(VecDuplicate(t, vec[k]));
-      PetscCall(VecDestroy(&t));
-    }
+    if (!vec[k]) continue;
+    PetscCall(VecCreateMPICUDAWithArray(PetscObjectComm((PetscObject)A), map[k]->bs > 0 ? map[k]->bs : 1, map[k]->n, map[k]->N, NULL, &t));
+    PetscCall(VecDuplicate(t, vec[k]));
+    PetscCall(VecDestroy(&t));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
