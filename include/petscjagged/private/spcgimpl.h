@@ -182,7 +182,7 @@ typedef struct {
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */
   PetscInt                 napply, ninner, nindefinite; /* statistics since PCSetUp() (device loop: see PCSPCGDeviceGetStatistics()) */
 
-  /* set by the outer KSPMPCG for each solve (PCSPCGSetOuterState()) */
+  /* set by the outer KSPMPCG for each solve ("PCSPCGSetOuterState_C") */
   PetscBool   cont;      /* continue the inner search direction from one application to the next */
   PetscReal   target;    /* residual norm the outer iteration has to reach (0: unknown) */
   PetscBool   havedir;   /* host loop: p and rzlast hold the last direction of the previous application */
@@ -195,8 +195,6 @@ typedef struct {
 
 PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
-PETSC_INTERN PetscErrorCode PCSPCGSetFromOptionsInner(PC);
-PETSC_INTERN PetscErrorCode PCSPCGSetOuterState(PC, PetscBool, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGApplyOther(PC);
 PETSC_INTERN PetscReal      PCSPCGInnerTolerance(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);

@@ -10,7 +10,6 @@
 #include <petsc/private/kspimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petscjagged.h>
-#include <petscjagged/private/spcgimpl.h>
 #include <petscjagged/private/jaggedcite.h>
 
 /*
@@ -69,7 +68,7 @@ static PetscErrorCode KSPSetUp_MPCG(KSP ksp)
     PetscCall(PCSetType(m->spcg, PCSPCG));
     PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
     PetscCall(PCSetOptionsPrefix(m->spcg, prefix));
-    PetscCall(PCSPCGSetFromOptionsInner(m->spcg)); /* the -pc_spcg_ options, not -pc_type */
+    PetscUseMethod(m->spcg, "PCSPCGSetFromOptionsInner_C", (PC), (m->spcg)); /* the -pc_spcg_ options, not -pc_type */
     PetscCall(PCSPCGSetInnerPC(m->spcg, ksp->pc));
     PetscCall(PCGetOperators(ksp->pc, &A, &P));
     PetscCall(PCSetOperators(m->spcg, A, P));
@@ -261,7 +260,7 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
     PC spcg;
 
     PetscCall(KSPMPCGGetSPCG(ksp, &spcg));
-    if (spcg) PetscCall(PCSPCGSetOuterState(spcg, m->cont, PetscMax(ksp->rtol * rnorm, ksp->abstol)));
+    if (spcg) PetscUseMethod(spcg, "PCSPCGSetOuterState_C", (PC, PetscBool, PetscReal), (spcg, m->cont, PetscMax(ksp->rtol * rnorm, ksp->abstol)));
   }
   for (PetscInt i = 0; !ksp->reason && i < ksp->max_it; i++) {
     /* Notay's truncation (as KSPFCG's default): 1, 2, ..., mmax previous directions, then 1 again, counted from the last restart */

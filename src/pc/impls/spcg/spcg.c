@@ -225,9 +225,10 @@ PetscReal PCSPCGInnerTolerance(PC pc, PetscReal rnorm)
 
 /*
   KSPMPCG, at the start of each solve: whether the inner search direction is continued from one
-  application to the next, and the residual norm the solve has to reach (0: unknown); the inner floor starts anew
+  application to the next, and the residual norm the solve has to reach (0: unknown); the inner floor starts anew.
+  Composed as "PCSPCGSetOuterState_C", KSPMPCG's only way in (it does not include this type's private header)
 */
-PetscErrorCode PCSPCGSetOuterState(PC pc, PetscBool cont, PetscReal target)
+static PetscErrorCode PCSPCGSetOuterState_SPCG(PC pc, PetscBool cont, PetscReal target)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
@@ -312,8 +313,11 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The -pc_spcg_ options of an internal PCSPCG (KSPMPCG's), without PCSetFromOptions(), which would also read -pc_type */
-PetscErrorCode PCSPCGSetFromOptionsInner(PC pc)
+/*
+  The -pc_spcg_ options of an internal PCSPCG (KSPMPCG's), without PCSetFromOptions(), which would also read -pc_type.
+  Composed as "PCSPCGSetFromOptionsInner_C", for KSPMPCG
+*/
+static PetscErrorCode PCSPCGSetFromOptionsInner_SPCG(PC pc)
 {
   PetscFunctionBegin;
   PetscObjectOptionsBegin((PetscObject)pc);
@@ -585,6 +589,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMG_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMGDenseMax_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMGDenseMax_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFromOptionsInner_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetOuterState_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -690,6 +696,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMG_C", PCSPCGGetMG_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetMGDenseMax_C", PCSPCGSetMGDenseMax_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMGDenseMax_C", PCSPCGGetMGDenseMax_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFromOptionsInner_C", PCSPCGSetFromOptionsInner_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetOuterState_C", PCSPCGSetOuterState_SPCG));
   PetscCall(PetscJaggedCiteJDSCG());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
