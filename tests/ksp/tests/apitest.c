@@ -8,25 +8,8 @@ refused, getters refused on other types, and PCSPCG set up again after a setter 
                   -mpk_mat_powers_{type,dia,max_extra_flops}\n\n";
 
 #include <petscjagged.h>
+#include <pjcheck.h> /* CHECK(), CHECK_REFUSED(), nchecks */
 #include <petsc/private/pcimpl.h> /* pc->setupcalled */
-
-static PetscInt nchecks = 0;
-
-#define CHECK(cond, ...) \
-  do { \
-    PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__); \
-    nchecks++; \
-  } while (0)
-
-/* The call must fail with the error code expected, silently */
-#define CHECK_REFUSED(call, code) \
-  do { \
-    PetscErrorCode ierr_; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
-    CHECK(ierr_ == (code), "%s returned error %d, not %d", #call, (int)ierr_, (int)(code)); \
-  } while (0)
 
 static PetscErrorCode BuildLaplacian(PetscInt n, Mat *A)
 {

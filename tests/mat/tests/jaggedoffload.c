@@ -7,8 +7,7 @@ processes on the GPU, MatCreateVecs() must give vectors without a host copy.\n\
   -nz <6>    at most this many random entries per row besides the diagonal\n\n";
 
 #include <petscjagged.h>
-
-static PetscInt nchecks = 0;
+#include <pjcheck.h> /* CHECK(), CHECK_REFUSED(), nchecks */
 
 /* Everything the same for the jagged matrix A and the reference R */
 typedef struct {
@@ -17,22 +16,6 @@ typedef struct {
   PetscInt  rstart, rend, N;
   PetscReal tol;
 } Pair;
-
-#define CHECK(cond, ...) \
-  do { \
-    PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__); \
-    nchecks++; \
-  } while (0)
-
-/* The call must fail with the error code expected, silently */
-#define CHECK_REFUSED(call, code) \
-  do { \
-    PetscErrorCode ierr_; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
-    CHECK(ierr_ == (code), "%s returned error %d, not %d", #call, (int)ierr_, (int)(code)); \
-  } while (0)
 
 /* v_i = 1 + 0.5 cos(a i) by global index, whatever the type of v */
 static PetscErrorCode FillVec(Vec v, PetscReal a)
