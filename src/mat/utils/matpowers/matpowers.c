@@ -379,12 +379,11 @@ PetscErrorCode MatPowersGetMaxExtraFlops(MatPowers mpk, PetscReal *extra)
   the limit, and makes one halo exchange every t products: about s / t exchanges for s products instead
   of s plain ones. Finite-element matrices partitioned into slabs or blocks typically reach the limit
   at a depth of 2 to 5; structured-grid operators at depth s. Without it such matrices get plain products.
-  Off by default: on a CPU host (2 processes, a Q2 finite-element matrix of 0.1 M rows, depth 3 of 10) the
-  extra flops cost more than the saved exchanges (messages: 160 instead of 300, `MatPowers` 0.32 s
-  against 0.28 s plain). On the GPU it does not apply: there `MAT_POWERS_AUTO` ghosts only through the DIA copy
-  of the extended rows (see `MatPowersSetUp()`), which a finite-element matrix cannot have, so such a matrix gets
-  plain products, each exchange hidden behind the diagonal block's product (a Q2 matrix of 2 M rows on 2 GPUs:
-  CA-GMRES 1.89x faster than on one, with or without this flag).
+  Off by default: on a CPU host the extra flops of a finite-element matrix ghosted to a depth of 3 cost more than the
+  exchanges they save (the package's bench/RESULTS.md, "MatPowers partly ghosted"). On the GPU it does not apply: there
+  `MAT_POWERS_AUTO` ghosts only through the DIA copy of the extended rows (see `MatPowersSetUp()`), which a
+  finite-element matrix cannot have, so such a matrix gets plain products, each exchange hidden behind the diagonal
+  block's product, with or without this flag.
 
   A change after `MatPowersSetUp()` sets the kernel up again at the next `MatPowersApply()`.
 
