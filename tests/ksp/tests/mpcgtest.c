@@ -419,36 +419,36 @@ int main(int argc, char **argv)
    test:
       suffix: indefinite
       args: -problem indefinite -n 20
-      filter: grep -E -o "DIVERGED_INDEFINITE_(MAT|PC)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "DIVERGED_INDEFINITE_(MAT|PC)"
    test:
       suffix: nan
       args: -problem nan -n 20
-      filter: grep -E -o "DIVERGED_(NANORINF|PC_FAILED)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "DIVERGED_(NANORINF|PC_FAILED)"
    test:
       # a tolerance below the attainable accuracy: stagnation is reported, long before the iteration limit
       suffix: stagnation
       args: -problem poisson2d -n 32 -rtol 1e-30 -expect_breakdown
-      filter: grep -E -o "mpcg .*DIVERGED_BREAKDOWN, [0-9]{1,3} iterations|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/, [0-9]+ iterations/, N iterations/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "mpcg .*DIVERGED_BREAKDOWN, [0-9]{1,3} iterations" | sed -E "s/, [0-9]+ iterations/, N iterations/"
 
    # the view; the single-precision copy's format: DIA for a stencil (also the diagonal block on 2
    # processes), pJDS when DIA does not pay, CSR when asked (4-byte values, 8-byte in complex builds)
    test:
       suffix: view
       args: -problem poisson2d -n 20 -mpcg_view
-      filter: grep -E -o "double accuracy reached|type: mpcg|type: spcg|inner \(single precision\) iterations since set-up: [1-9]|single-precision copy: DIA, [48]-byte values on 5 diagonals, no column indices|inner search direction continued|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E -e "s/[48]-byte/4 or 8-byte/" -e "s/set-up: [1-9]$/set-up: N > 0/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|type: mpcg|type: spcg|inner \(single precision\) iterations since set-up: [1-9]|single-precision copy: DIA, [48]-byte values on 5 diagonals, no column indices|inner search direction continued" | sed -E -e "s/[48]-byte/4 or 8-byte/" -e "s/set-up: [1-9]$/set-up: N > 0/"
    test:
       suffix: view_csr
       args: -problem poisson3d -n 12 -mpcg_pc_spcg_format csr -mpcg_view
-      filter: grep -E -o "double accuracy reached|single-precision copy: CSR, [48]-byte values with the operator.s own indices|format chosen by -pc_spcg_format csr|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: CSR, [48]-byte values with the operator.s own indices|format chosen by -pc_spcg_format csr" | sed -E "s/[48]-byte/4 or 8-byte/"
    test:
       suffix: view_dia_np2
       nsize: 2
       args: -problem poisson3d -n 12 -mpcg_view
-      filter: grep -E -o "double accuracy reached|diagonal block DIA, [48]-byte values on 7 diagonals, no column indices. off-diagonal block CSR|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|diagonal block DIA, [48]-byte values on 7 diagonals, no column indices. off-diagonal block CSR" | sed -E "s/[48]-byte/4 or 8-byte/"
    test:
       suffix: view_pjds_auto
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
-      filter: grep -E -o "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E -e "s/[48]-byte values/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns" | sed -E -e "s/[48]-byte values/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
    test:
       suffix: spcg_dia_too_many
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_format dia
@@ -459,7 +459,7 @@ int main(int argc, char **argv)
       requires: cuda_device
       args: -use_gpu_aware_mpi 0
       timeoutfactor: 4
-      filter: grep -E -o "double accuracy reached|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached"
       output_file: output/mpcgtest_gpu_double_accuracy.out
       test:
          suffix: gpu_poisson3d_pjds
@@ -531,7 +531,7 @@ int main(int argc, char **argv)
       args: -use_gpu_aware_mpi 1
       nsize: 2
       timeoutfactor: 4
-      filter: grep -E -o "double accuracy reached|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached"
       output_file: output/mpcgtest_gpu_double_accuracy.out
       test:
          suffix: cudampi_poisson3d_pjds_np2
@@ -545,7 +545,7 @@ int main(int argc, char **argv)
       requires: cuda_device
       args: -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 -rtol 1e-10 -inner_ratio 2
       timeoutfactor: 3
-      filter: grep -E -o "double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
       output_file: output/mpcgtest_gpu_ex45.out
       test:
          suffix: gpu_ex45_jacobi
@@ -572,7 +572,7 @@ int main(int argc, char **argv)
       requires: cuda_device
       args: -use_gpu_aware_mpi 0 -rtol 1e-10 -inner_ratio 2 -mpcg_view
       timeoutfactor: 3
-      filter: grep -E -o "inner iterations run on the GPU, with the V-cycle, replayed as a CUDA graph|V-cycle run in single precision inside the inner loop|single-precision V-cycle on the GPU|double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "inner iterations run on the GPU, with the V-cycle, replayed as a CUDA graph|V-cycle run in single precision inside the inner loop|single-precision V-cycle on the GPU|double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
       output_file: output/mpcgtest_gpu_mg_single.out
       test:
          suffix: gpu_ex45_mg_jacobi_single
@@ -587,7 +587,7 @@ int main(int argc, char **argv)
       nsize: 2
       args: -use_gpu_aware_mpi 0 -rtol 1e-10 -inner_ratio 2 -mpcg_view
       timeoutfactor: 3
-      filter: grep -E -o "inner iterations run on the GPU, with the V-cycle, its coarse (solve crossing the host|right-hand side gathered through the host) at each iteration|V-cycle run in single precision inside the inner loop|single-precision V-cycle on the GPU|double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "inner iterations run on the GPU, with the V-cycle, its coarse (solve crossing the host|right-hand side gathered through the host) at each iteration|V-cycle run in single precision inside the inner loop|single-precision V-cycle on the GPU|double accuracy reached|inner iterations [0-9]+ <= 2.0 x CG.s" | sed -E "s/inner iterations [0-9]+ </inner iterations N </"
       output_file: output/mpcgtest_gpu_mg_single_np2.out
       test:
          suffix: gpu_ex45_mg_jacobi_single_np2
@@ -604,11 +604,11 @@ int main(int argc, char **argv)
       suffix: gpu_indefinite
       requires: cuda_device
       args: -problem indefinite -n 20 -op_type pjdscuda -use_gpu_aware_mpi 0
-      filter: grep -E -o "DIVERGED_INDEFINITE_(MAT|PC)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/INDEFINITE_(MAT|PC)$/INDEFINITE_MAT or _PC/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "DIVERGED_INDEFINITE_(MAT|PC)" | sed -E "s/INDEFINITE_(MAT|PC)$/INDEFINITE_MAT or _PC/"
    test:
       suffix: gpu_view
       requires: cuda_device
       args: -problem poisson2d -n 40 -op_type pjdscuda -mpcg_view -use_gpu_aware_mpi 0
-      filter: grep -E -o "inner iterations run on the GPU, replayed as a CUDA graph|inner iterations [1-9][0-9]* \([0-9.]+ each\)|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/inner iterations [0-9]+ \([0-9.]+ each\)/inner iterations N (x each)/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "inner iterations run on the GPU, replayed as a CUDA graph|inner iterations [1-9][0-9]* \([0-9.]+ each\)" | sed -E "s/inner iterations [0-9]+ \([0-9.]+ each\)/inner iterations N (x each)/"
 
 TEST*/

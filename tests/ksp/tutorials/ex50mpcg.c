@@ -27,7 +27,7 @@
    testset:
       requires: cuda_device
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_type mpcg -pc_type jacobi -dm_mat_type aijcusparse -dm_vec_type cuda -da_grid_x 128 -da_grid_y 128 -ksp_rtol 1e-10 -ksp_converged_reason -ksp_view -use_gpu_aware_mpi 0
-      filter: grep -E -o "Linear solve converged due to CONVERGED_RTOL|jacobi, run in single precision|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | LC_ALL=C sort -u
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "Linear solve converged due to CONVERGED_RTOL|jacobi, run in single precision" | LC_ALL=C sort -u
       output_file: output/ex50mpcg_gpu_jacobi.out
       test:
          suffix: gpu_jacobi_np1

@@ -729,7 +729,7 @@ int main(int argc, char **argv)
       suffix: log_view_np2
       nsize: 2
       args: -s 10 -mpk_mat_powers_type ghosted -log_view
-      filter: grep -E -o "^MatPowers[A-Za-z]* +[0-9]+|matpowers checks passed: [a-z]+ kernel|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "^MatPowers[A-Za-z]* +[0-9]+|matpowers checks passed: [a-z]+ kernel"
 
    # bad input: the documented errors, no crash
    test:
@@ -764,60 +764,60 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_aijcusparse_np1
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted"
       test:
          suffix: gpu_aijcusparse_np2
          nsize: 2
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted"
       test:
          suffix: gpu_pjdscuda_np1
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted"
       test:
          suffix: gpu_pjdscuda_np2
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted"
       test:
          suffix: gpu_dia_ghosted_np2
          nsize: 2
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values -view
-         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted"
       test:
          suffix: gpu_dia_ghosted_pjds_np2
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -view
-         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted"
       test:
          suffix: gpu_random_np1
          args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
-         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products"
       test:
          suffix: gpu_random_np2
          nsize: 2
          args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
-         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products"
       test:
          # left preconditioning: the DIA copy's rows scaled (1 process), each extended product scaled (2, ghosted)
          suffix: gpu_left_np1
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
-         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed"
       test:
          # auto on 2 processes of one host: ghosted to depth 2 (the exchange skips the host), an exchange every 2 products
          suffix: gpu_left_np2
          nsize: 2
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -expect_depth 2 -view
-         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed"
       test:
          suffix: gpu_dia_np1
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
-         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain"
       test:
          # one process, pJDS, left: the DIA copy found and filled on the GPU from the jagged format, its rows scaled, refreshed
          suffix: gpu_dia_pjds_np1
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
-         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain"
          output_file: output/matpowerstest_gpu_dia_np1.out
       test:
          # partly ghosted on the GPU: through the DIA copy (auto on the GPU ghosts only through it)
@@ -825,12 +825,12 @@ int main(int argc, char **argv)
          suffix: gpu_auto_depth_np2
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -expect_type ghosted -expect_depth 2 -view
-         filter: grep -E -o "ghosted to depth 2 of s = 6 \(GPUs, the exchange skipping the host\)|through CUDA IPC, GPU to GPU|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "ghosted to depth 2 of s = 6 \(GPUs, the exchange skipping the host\)|through CUDA IPC, GPU to GPU|matpowers checks passed: ghosted"
       test:
          suffix: gpu_pjdscuda_partial_np2
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
-         filter: grep -E -o "[0-9]+ own rows and [0-9]+ remote rows to depth 3 in the DIA copy|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "[0-9]+ own rows and [0-9]+ remote rows to depth 3 in the DIA copy|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted"
 
    # through a GPU-aware MPI (generated with PJ_GPU_AWARE_MPI=1, where mpiexec runs one): the ghosted exchange
    # hands device buffers to MPI; the same checks against the host kernel
@@ -841,12 +841,12 @@ int main(int argc, char **argv)
       test:
          suffix: cudampi_dia_ghosted_pjds_np2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -view
-         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted"
          output_file: output/matpowerstest_gpu_dia_ghosted_pjds_np2.out
       test:
          suffix: cudampi_random_np2
          args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
-         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products"
          output_file: output/matpowerstest_gpu_random_np2.out
 
    testset:
@@ -855,74 +855,74 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_aijcusparse_np1_complex
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted"
          output_file: output/matpowerstest_gpu_aijcusparse_np1.out
       test:
          suffix: gpu_aijcusparse_np2_complex
          nsize: 2
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?aijcusparse\), [0-9]+ remote rows to depth 5 in a (seq(aij)?aijcusparse|\(none\))|matpowers checks passed: ghosted"
          output_file: output/matpowerstest_gpu_aijcusparse_np2.out
       test:
          suffix: gpu_pjdscuda_np1_complex
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted"
          output_file: output/matpowerstest_gpu_pjdscuda_np1.out
       test:
          suffix: gpu_pjdscuda_np2_complex
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -view -mpk_mat_powers_dia 0
-         filter: grep -E -o "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "own rows through the blocks of A \(seq(aij)?pjdscuda\), [0-9]+ remote rows to depth 5 in a (seq(aij)?pjdscuda|\(none\))|matpowers checks passed: ghosted"
          output_file: output/matpowerstest_gpu_pjdscuda_np2.out
       test:
          suffix: gpu_dia_ghosted_np2_complex
          nsize: 2
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -mpk_mat_powers_type ghosted -change values -view
          output_file: output/matpowerstest_gpu_dia_ghosted_np2.out
-         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted"
       test:
          suffix: gpu_dia_ghosted_pjds_np2_complex
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -mpk_mat_powers_type ghosted -view
          output_file: output/matpowerstest_gpu_dia_ghosted_pjds_np2.out
-         filter: grep -E -o "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of the extended rows in global order \(first process\) \([0-9]+ diagonals, on the GPU, its own rows found and written there\)|[0-9]+ own rows and [0-9]+ remote rows to depth 5 in the DIA copy|matpowers checks passed: ghosted"
       test:
          suffix: gpu_random_np1_complex
          args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
-         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products"
          output_file: output/matpowerstest_gpu_random_np1.out
       test:
          suffix: gpu_random_np2_complex
          nsize: 2
          args: -mat_type aijcusparse -n 3000 -s 10 -mpk_mat_powers_type ghosted -change values -view
-         filter: grep -E -o "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "matpowers checks passed: ghosted|halo exchanges: 20 for 110 products"
          output_file: output/matpowerstest_gpu_random_np2.out
       test:
          suffix: gpu_left_np1_complex
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
-         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed"
          output_file: output/matpowerstest_gpu_left_np1.out
       test:
          suffix: gpu_left_np2_complex
          nsize: 2
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -expect_depth 2 -view
-         filter: grep -E -o "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "operator: M\^\{-1\} A, Jacobi (folded into the rows of the DIA copy|applied as a scaling of each extended product)|matpowers checks passed"
          output_file: output/matpowerstest_gpu_left_np2.out
       test:
          suffix: gpu_dia_np1_complex
          args: -mat_type aijcusparse -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -change values -view
-         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain"
          output_file: output/matpowerstest_gpu_dia_np1.out
       test:
          suffix: gpu_dia_pjds_np1_complex
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 6 -use_pc -pc_type jacobi -side left -change values -view
-         filter: grep -E -o "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: a DIA copy of A \(5 diagonals, on the GPU\)|matpowers checks passed: plain"
          output_file: output/matpowerstest_gpu_dia_np1.out
       test:
          # partly ghosted on the GPU: through the DIA copy (auto on the GPU ghosts only through it)
          suffix: gpu_pjdscuda_partial_np2_complex
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
-         filter: grep -E -o "[0-9]+ own rows and [0-9]+ remote rows to depth 3 in the DIA copy|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "[0-9]+ own rows and [0-9]+ remote rows to depth 3 in the DIA copy|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted"
 
 TEST*/

@@ -173,7 +173,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -use_gpu_aware_mpi 0
-      filter: grep -E -o "GPU inner loop matches its host twin|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin"
       output_file: output/spcgtwin_gpu_matches.out
       test:
          suffix: gpu_graph
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -csr -twin_view -use_gpu_aware_mpi 0
-      filter: grep -E -o "GPU inner loop matches its host twin|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/" | LC_ALL=C sort -u
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros" | sed -E "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/" | LC_ALL=C sort -u
       output_file: output/spcgtwin_gpu_pjds.out
       test:
          suffix: gpu_pjds
@@ -237,7 +237,7 @@ int main(int argc, char **argv)
       requires: cuda_device
       args: -csr -banded -twin_view -use_gpu_aware_mpi 0
       # what each checks: the GPU loop against its host twin, and the copy the view names
-      filter: grep -E -o "GPU inner loop matches its host twin|(diagonal block )?DIA, [48]-byte values on 7 diagonals(, no column indices. off-diagonal block CSR)?|CSR, [48]-byte values with the operator.s own indices|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|(diagonal block )?DIA, [48]-byte values on 7 diagonals(, no column indices. off-diagonal block CSR)?|CSR, [48]-byte values with the operator.s own indices" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
       test:
          suffix: gpu_dia
          args: -twin_pc_spcg_max_it 20
@@ -260,7 +260,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -banded -twin_view -use_gpu_aware_mpi 0
-      filter: grep -E -o "GPU inner loop matches its host twin|(diagonal block )?DIA, [48]-byte values on 7 diagonals(, no column indices. off-diagonal block CSR)?|CSR, [48]-byte values with the operator.s own indices|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|(diagonal block )?DIA, [48]-byte values on 7 diagonals(, no column indices. off-diagonal block CSR)?|CSR, [48]-byte values with the operator.s own indices" | sed -E "s/[48]-byte/4 or 8-byte/" | LC_ALL=C sort -u
       test:
          suffix: gpu_jagged_dia
          args: -twin_pc_spcg_max_it 20
@@ -278,5 +278,5 @@ int main(int argc, char **argv)
          # -pc_spcg_format pjds keeps the jagged type's own single-precision copy
          suffix: gpu_jagged_own
          args: -twin_pc_spcg_format pjds -twin_pc_spcg_max_it 20
-         filter: grep -E -o "GPU inner loop matches its host twin|the matrix.s own single-precision product|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | LC_ALL=C sort -u
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|the matrix.s own single-precision product" | LC_ALL=C sort -u
 TEST*/
