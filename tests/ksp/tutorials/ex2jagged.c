@@ -8,7 +8,7 @@
 
    testset:
       args: -dll_append ${PETSCJAGGED_LIB} -ksp_rtol 1e-12 -m 40 -n 30 -ksp_view
-      filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-9 | grep -E -o "Norm of error <= [^ ]+|type: (seq|mpi)aij[a-z]*|type: gamg|Option left: name:[^ ]*" | sort -u
+      filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-9 | ${PETSCJAGGED_DIR}/tests/harness/keep "Norm of error <= [^ ]+|type: (seq|mpi)aij[a-z]*|type: gamg" | sort -u
       test:
          suffix: pjds_host
          nsize: {{1 2 3}separate output}
@@ -21,12 +21,12 @@
          suffix: pjds_host_gamg
          nsize: {{1 2}separate output}
          args: -mat_type pjdscuda -mat_jagged_host -pc_type gamg
-         filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-8 | grep -E -o "Norm of error <= [^ ]+|type: (seq|mpi)aijpjdscuda|type: gamg|Option left: name:[^ ]*" | sort -u
+         filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-8 | ${PETSCJAGGED_DIR}/tests/harness/keep "Norm of error <= [^ ]+|type: (seq|mpi)aijpjdscuda|type: gamg" | sort -u
       test:
          suffix: gpu_aijcusparse
          requires: cuda_device
          args: -info :sys -use_gpu_aware_mpi 0 -vec_type cuda -mat_type aijcusparse -log_view
-         filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-9 | grep -E -o "Norm of error <= [^ ]+|type: seqaijcusparse|MatCUSPARSCopyTo|Registered petsc-jagged [0-9.]+ \(PETSc [0-9.]+|Option left: name:[^ ]*" | sort -u
+         filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-9 | ${PETSCJAGGED_DIR}/tests/harness/keep "Norm of error <= [^ ]+|type: seqaijcusparse|MatCUSPARSCopyTo|Registered petsc-jagged [0-9.]+ \(PETSc [0-9.]+" | sort -u
       test:
          suffix: gpu_aijcusparse_np2
          requires: cuda_device
@@ -37,7 +37,7 @@
          requires: cuda_device
          nsize: {{1 2}separate output}
          args: -use_gpu_aware_mpi 0 -vec_type cuda -mat_type pjdscuda -pc_type gamg
-         filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-8 | grep -E -o "Norm of error <= [^ ]+|type: (seq|mpi)aijpjdscuda|type: gamg|Option left: name:[^ ]*" | sort -u
+         filter: ${PETSCJAGGED_DIR}/tests/harness/bound "Norm of error" 1e-8 | ${PETSCJAGGED_DIR}/tests/harness/keep "Norm of error <= [^ ]+|type: (seq|mpi)aijpjdscuda|type: gamg" | sort -u
       test:
          suffix: gpu_pjdscuda_cg
          requires: cuda_device
@@ -57,6 +57,6 @@
       # -help lists the types' options, in one section: options are read in MatSetFromOptions() only
       suffix: help_lists_types
       args: -dll_append ${PETSCJAGGED_LIB} -mat_type pjdscuda -mat_jagged_host -help -ksp_rtol 1e-12 -m 40 -n 30
-      filter: grep -E -o "pjdscuda|[-]mat_pjds_block_rows|[-]mat_jagged_kernel|Jagged-diagonal GPU matrix options|Option left: name:[^ ]*" | sort | uniq -c
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "pjdscuda|[-]mat_pjds_block_rows|[-]mat_jagged_kernel|Jagged-diagonal GPU matrix options" | sort | uniq -c
 
 TEST*/

@@ -383,7 +383,7 @@ int main(int argc, char **argv)
       requires: cuda_device
       timeoutfactor: 5
       args: -use_gpu_aware_mpi 0 -f app.bin
-      filter: grep -E -o "FAILED.*|^[a-z]+ with [a-z]+: CONVERGED_[A-Z]+|the second solve moved|checks passed, [0-9]+ failed|Option left: name:[^ ]*"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "FAILED.*|^[a-z]+ with [a-z]+: CONVERGED_[A-Z]+|the second solve moved|checks passed, [0-9]+ failed"
       test:
          suffix: gpu_setvalues_pjds
          nsize: 2

@@ -312,7 +312,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -type pjdscuda -gpu -use_gpu_aware_mpi 0 -m 20000
-      filter: grep -E -o "moved only ghost values between host and device|the auto, MPI, NCCL and CUDA IPC exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "moved only ghost values between host and device|the auto, MPI, NCCL and CUDA IPC exchanges: .*|on [0-9] processes: [0-9]+ checks passed" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
       test:
          suffix: gpu_pjds_np1
       test:
@@ -326,7 +326,7 @@ int main(int argc, char **argv)
       suffix: cudampi_pjds_np2
       nsize: 2
       args: -type pjdscuda -gpu -use_gpu_aware_mpi 1 -m 20000
-      filter: grep -E -o "moved only ghost values between host and device|the auto, MPI, NCCL and CUDA IPC exchanges: .*|on [0-9] processes: [0-9]+ checks passed|Option left: name:[^ ]*" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "moved only ghost values between host and device|the auto, MPI, NCCL and CUDA IPC exchanges: .*|on [0-9] processes: [0-9]+ checks passed" | sed -E "s/: [0-9]+ checks/: checks/" | sort -u
       output_file: output/jaggedmpi_gpu_pjds_np2.out
 
 TEST*/

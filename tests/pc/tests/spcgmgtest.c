@@ -329,7 +329,7 @@ int main(int argc, char **argv)
    test:
       suffix: mg_chebyshev
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -perturb -spcg_view
-      filter: grep -E "V-cycle|level [0-9]+:|smoother|interpolation|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level [0-9]+:|smoother|interpolation" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
 
    # Richardson (damping 0.6) with Jacobi, three steps
    test:
@@ -340,19 +340,19 @@ int main(int argc, char **argv)
    test:
       suffix: mg_distinct_coarse_double
       args: -pc_type mg -pc_mg_levels 4 -pc_mg_distinct_smoothup -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -mg_levels_up_ksp_max_it 3 -mg_levels_up_pc_type jacobi -spcg_pc_spcg_max_it 0 -spcg_pc_spcg_mg_dense_max 0 -spcg_view
-      filter: grep -E "V-cycle|level 0:|smoother|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level 0:|smoother" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/"
 
    # new values, the same pattern: the image's values refreshed (operators, Galerkin coarse operators, smoothers, coarse LU)
    test:
       suffix: mg_refresh
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -refresh -spcg_view
-      filter: grep -E "V-cycle|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[0-9.]+ MB/N MB/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle" | sed -E "s/[0-9.]+ MB/N MB/"
 
    # PCGAMG on the assembled matrix: its Chebyshev/Jacobi smoothers with the bounds GAMG provides, its coarse block Jacobi LU
    test:
       suffix: gamg
       args: -pc_type gamg -n 21 -spcg_pc_spcg_max_it 0 -spcg_view
-      filter: grep -E "V-cycle|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level 0:" | sed -E "s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
 
    # the twin check on the host (the host V-cycle against itself, the check's own test; its point is the gpu_ tests)
    test:
@@ -368,14 +368,14 @@ int main(int argc, char **argv)
    test:
       suffix: mg_sor_double
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type sor -spcg_pc_spcg_max_it 0 -expect_double -spcg_view
-      filter: grep -E "V-cycle|no single-precision V-cycle|applied in double|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|no single-precision V-cycle|applied in double"
 
    # several processes: every matrix of the image distributed (diagonal blocks, off-diagonal blocks in CSR, their ghosts
    # exchanged in single precision), the finest level the inner CG's copy, the coarse solve each process's rows of the
    # dense inverse (the right-hand side gathered); the view gives global rows and nonzeros, the same on 2 and 3 processes
    testset:
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -spcg_view
-      filter: grep -E "V-cycle|level [0-9]+:|smoother|interpolation|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level [0-9]+:|smoother|interpolation" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
       test:
          suffix: mg_chebyshev_np2
          nsize: 2
@@ -410,7 +410,7 @@ int main(int argc, char **argv)
    # PCGAMG on several processes (its coarse levels on fewer processes, some with no rows; the coarsest on one)
    testset:
       args: -pc_type gamg -n 21 -spcg_pc_spcg_max_it 0 -spcg_view
-      filter: grep -E "V-cycle|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level 0:" | sed -E "s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
       output_file: output/spcgmgtest_gamg_mpi.out
       test:
          suffix: gamg_np2
@@ -426,7 +426,7 @@ int main(int argc, char **argv)
    testset:
       requires: cuda_device
       args: -dm_mat_type aijcusparse -dm_vec_type cuda -use_gpu_aware_mpi 0 -spcg_pc_spcg_max_it 0 -spcg_view
-      filter: grep -E "V-cycle|inner iterations run|level 0:|Option left: name:[^ ]*|\[ *[0-9]+\] [0-9]+ bytes" | sed -E "s/^ +//; s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|inner iterations run|level 0:" | sed -E "s/^ +//; s/[0-9]+ levels/L levels/; s/[0-9.]+ MB/N MB/; s/level 0: [0-9]+ rows/level 0: N rows/"
       test:
          suffix: gpu_mg_chebyshev
          args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -twin -perturb
