@@ -6,7 +6,8 @@ static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, 
   -inner_ratio <r>  MPCG's inner iterations (each one inner PC application) must be at most r times CG's iterations\n\
   -f <file>     Matrix Market file (real symmetric; -problem mtx)\n\
   -rtol <1e-12> relative tolerance of both solves\n\
-  -expect_breakdown  mpcg must end with a divergence reason\n\n";
+  -expect_breakdown  mpcg must end with a divergence reason\n\
+  -mpcg_ksp_type <type>  the first solve with another KSP (the GPU stress test's control: both solves PETSc's own)\n\n";
 
 #include <petscdmda.h>
 #include <petscjagged.h>
@@ -164,7 +165,14 @@ static PetscErrorCode SolveWith(Mat A, DM da, Vec b, Vec xe, KSPType type, PCTyp
   PetscCall(VecNorm(xe, NORM_2, &nb));
   if (!maxnorm) *err /= nb;
   PetscCall(KSPGetIterationNumber(ksp, its));
-  if (inner) PetscCall(KSPMPCGGetInnerIterations(ksp, NULL, inner));
+  if (inner) { /* a first solve of another type (-mpcg_ksp_type, the stress test's PETSc-only control) has no inner iterations */
+    PetscBool ismpcg;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPMPCG, &ismpcg));
+    *inner = 0;
+    if (ismpcg) PetscCall(KSPMPCGGetInnerIterations(ksp, NULL, inner));
+  }
+  PetscCall(KSPGetType(ksp, &type)); /* the type that ran (-mpcg_ksp_type may change it) */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-5s %s: %s, %" PetscInt_FMT " iterations, true relative residual %.2e, %s error %.4e\n", type, pctype ? pctype : "default PC", KSPConvergedReasons[*reason], *its, (double)*relres, maxnorm ? "max-norm" : "relative", (double)*err));
   PetscCall(KSPViewFromOptions(ksp, NULL, "-view"));
   PetscCall(VecDestroy(&x));
