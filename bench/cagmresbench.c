@@ -12,52 +12,26 @@ each matrix type; prints a Markdown table with the time per restart split into M
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petscjagged.h>
+#include "convdiff.h"
 
-/* -div grad u + w . grad u on the unit cube, first-order upwind; recirculating: w = peclet (y - 1/2, 1/2 - x, 0) */
+/* The recirculating wind peclet (y - 1/2, 1/2 - x, 0); ctx: peclet */
+static void RecirculatingWind(PetscInt i, PetscInt j, PetscInt k, PetscReal h, const void *ctx, PetscReal w[3])
+{
+  const PetscReal peclet = *(const PetscReal *)ctx;
+
+  (void)k;
+  w[0] = peclet * ((j + 1) * h - 0.5);
+  w[1] = peclet * (0.5 - (i + 1) * h);
+  w[2] = 0;
+}
+
+/* -div grad u + w . grad u on the unit cube, first-order upwind: w = peclet (1, 1/2, 1/4), or recirculating */
 static PetscErrorCode Assemble(DM da, PetscReal peclet, PetscBool recirculating, Mat A)
 {
-  DMDALocalInfo info;
-  PetscReal     h;
+  const PetscReal w[3] = {peclet, peclet / 2, peclet / 4};
 
   PetscFunctionBeginUser;
-  PetscCall(DMDAGetLocalInfo(da, &info));
-  h = 1.0 / (info.mx + 1);
-  for (PetscInt k = info.zs; k < info.zs + info.zm; k++)
-    for (PetscInt j = info.ys; j < info.ys + info.ym; j++)
-      for (PetscInt i = info.xs; i < info.xs + info.xm; i++) {
-        const PetscInt pos[3] = {i, j, k}, dim[3] = {info.mx, info.my, info.mz};
-        PetscReal      w[3]   = {peclet, peclet / 2, peclet / 4};
-        MatStencil     row = {k, j, i, 0}, col[7];
-        PetscScalar    v[7], diag = 0;
-        PetscInt       n = 1;
-
-        if (recirculating) {
-          w[0] = peclet * ((j + 1) * h - 0.5);
-          w[1] = peclet * (0.5 - (i + 1) * h);
-          w[2] = 0;
-        }
-        for (PetscInt d = 0; d < 3; d++) {
-          PetscReal lo = -1.0 / (h * h), hi = -1.0 / (h * h);
-
-          if (w[d] > 0) lo -= w[d] / h; /* upwind: the neighbour the wind comes from */
-          else hi += w[d] / h;
-          diag += 2.0 / (h * h) + PetscAbsReal(w[d]) / h;
-          for (PetscInt side = 0; side < 2; side++) {
-            MatStencil c = row;
-            PetscInt   p = pos[d] + (side ? 1 : -1);
-
-            if (p < 0 || p >= dim[d]) continue;
-            if (d == 0) c.i = p;
-            else if (d == 1) c.j = p;
-            else c.k = p;
-            col[n]  = c;
-            v[n++] = side ? hi : lo;
-          }
-        }
-        col[0] = row;
-        v[0]   = diag;
-        PetscCall(MatSetValuesStencil(A, 1, &row, n, col, v, INSERT_VALUES));
-      }
+  PetscCall(ConvDiffSetValues(da, NULL, PETSC_FALSE, recirculating ? RecirculatingWind : ConvDiffConstantWind, recirculating ? (const void *)&peclet : (const void *)w, A));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -31,6 +31,7 @@ iterations and the true relative residual; b = 1.\n\
 #include <petscksp.h>
 #include <petscdevice.h>
 #include <petscjagged/private/mtxload.h>
+#include "convdiff.h"
 
 static PetscBool on_gpu; /* CUDA vectors: wait for the device around the timings */
 
@@ -49,43 +50,10 @@ static PetscErrorCode SetOnGPU(Mat A)
 /* -eps_d d^2/dx_d^2 u + w . grad u, 7-point, first-order upwind; h^2-scaled so Poisson has 6 on the diagonal; *tend: MatAssemblyEnd() */
 static PetscErrorCode Assemble(DM da, const PetscReal eps[3], const PetscReal w[3], Mat A, PetscLogDouble *tend)
 {
-  DMDALocalInfo  info;
-  PetscReal      h;
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
-  PetscCall(DMDAGetLocalInfo(da, &info));
-  h = 1.0 / (info.mx + 1);
-  for (PetscInt k = info.zs; k < info.zs + info.zm; k++)
-    for (PetscInt j = info.ys; j < info.ys + info.ym; j++)
-      for (PetscInt i = info.xs; i < info.xs + info.xm; i++) {
-        const PetscInt pos[3] = {i, j, k}, dim[3] = {info.mx, info.my, info.mz};
-        MatStencil     row = {k, j, i, 0}, col[7];
-        PetscScalar    v[7], diag = 0;
-        PetscInt       n = 1;
-
-        for (PetscInt d = 0; d < 3; d++) {
-          PetscReal lo = -eps[d], hi = -eps[d];
-
-          if (w[d] > 0) lo -= w[d] * h; /* upwind: the neighbour the wind comes from */
-          else hi += w[d] * h;
-          diag += 2.0 * eps[d] + PetscAbsReal(w[d]) * h;
-          for (PetscInt side = 0; side < 2; side++) {
-            MatStencil c = row;
-            PetscInt   p = pos[d] + (side ? 1 : -1);
-
-            if (p < 0 || p >= dim[d]) continue;
-            if (d == 0) c.i = p;
-            else if (d == 1) c.j = p;
-            else c.k = p;
-            col[n]  = c;
-            v[n++] = side ? hi : lo;
-          }
-        }
-        col[0] = row;
-        v[0]   = diag;
-        PetscCall(MatSetValuesStencil(A, 1, &row, n, col, v, INSERT_VALUES));
-      }
+  PetscCall(ConvDiffSetValues(da, eps, PETSC_TRUE, ConvDiffConstantWind, w, A));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   if (on_gpu) PetscCall(PetscDeviceContextSynchronize(NULL));
   PetscCall(PetscBarrier(NULL));
