@@ -9,6 +9,7 @@ MATSEQAIJCUSPARSE and MATSEQSELLCUDA, in one run on one GPU.\n\
 
 #include <petscjagged.h>
 #include <petscdevice_cuda.h>
+#include <petscjagged/private/mtxload.h>
 
 #include "stencil.h"
 
@@ -59,69 +60,30 @@ static PetscErrorCode PowerLaw(PetscInt N, CSR *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Matrix Market coordinate file (real, integer, pattern; complex ones in complex builds), symmetric parts expanded */
+/* A Matrix Market file as a host CSR (mtxload.h: real, integer, pattern; complex ones in complex builds, *ok false otherwise) */
 static PetscErrorCode ReadMM(const char *file, CSR *c, PetscBool *ok)
 {
-  FILE       *f;
-  char        line[1024], field[64] = "", sym[64] = "";
-  PetscInt    M, N, L, *ri, *cj, cnt = 0;
-  PetscScalar *v;
-  PetscBool   cplx, pattern, symm, herm, skew;
+  Mat             A;
+  MtxSymmetry     sym;
+  PetscBool       isseqaij;
+  const PetscInt *ia, *ja;
+  PetscScalar    *aa;
+  PetscMemType    mt;
 
   PetscFunctionBeginUser;
-  *ok = PETSC_FALSE;
-  PetscCall(PetscFOpen(PETSC_COMM_SELF, file, "r", &f));
-  PetscCheck(fgets(line, sizeof(line), f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Empty file %s", file);
-  PetscCheck(sscanf(line, "%%%%MatrixMarket matrix coordinate %63s %63s", field, sym) == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: not a coordinate Matrix Market file", file);
-  cplx    = (PetscBool)!strcmp(field, "complex");
-  pattern = (PetscBool)!strcmp(field, "pattern");
-  symm    = (PetscBool)!strcmp(sym, "symmetric");
-  herm    = (PetscBool)!strcmp(sym, "hermitian");
-  skew    = (PetscBool)!strcmp(sym, "skew-symmetric");
-  if (cplx && !PetscDefined(USE_COMPLEX)) {
-    PetscCall(PetscFClose(PETSC_COMM_SELF, f));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  do PetscCheck(fgets(line, sizeof(line), f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: no size line", file);
-  while (line[0] == '%');
-  PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT, &M, &N, &L) == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad size line", file);
-  PetscCall(PetscMalloc3(2 * L, &ri, 2 * L, &cj, 2 * L, &v));
-  for (PetscInt e = 0; e < L; e++) {
-    PetscInt r, q;
-    double   re = 1.0, im = 0.0;
-    PetscCheck(fgets(line, sizeof(line), f), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: truncated", file);
-    if (pattern) PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT, &r, &q) == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad entry", file);
-    else if (cplx) PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %lf %lf", &r, &q, &re, &im) == 4, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad entry", file);
-    else PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %lf", &r, &q, &re) == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: bad entry", file);
-#if defined(PETSC_USE_COMPLEX)
-    PetscScalar val = PetscCMPLX(re, im);
-#else
-    PetscScalar val = re;
-#endif
-    ri[cnt] = r - 1, cj[cnt] = q - 1, v[cnt++] = val;
-    if ((symm || herm || skew) && r != q) ri[cnt] = q - 1, cj[cnt] = r - 1, v[cnt++] = skew ? -val : herm ? PetscConj(val) : val;
-  }
-  PetscCall(PetscFClose(PETSC_COMM_SELF, f));
-  { /* triplets to CSR through a host AIJ (sums duplicates) */
-    Mat                A;
-    const PetscInt    *ia, *ja;
-    PetscScalar       *aa;
-    PetscMemType       mt;
-    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, M, N, 0, NULL, &A));
-    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-    for (PetscInt e = 0; e < cnt; e++) PetscCall(MatSetValue(A, ri[e], cj[e], v[e], ADD_VALUES));
-    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatSeqAIJGetCSRAndMemType(A, &ia, &ja, &aa, &mt));
-    c->m = M, c->n = N, c->nnz = ia[M];
-    PetscCall(PetscMalloc3(M + 1, &c->i, c->nnz, &c->j, c->nnz, &c->a));
-    PetscCall(PetscArraycpy(c->i, ia, M + 1));
-    PetscCall(PetscArraycpy(c->j, ja, c->nnz));
-    PetscCall(PetscArraycpy(c->a, aa, c->nnz));
-    PetscCall(MatDestroy(&A));
-  }
-  PetscCall(PetscFree3(ri, cj, v));
-  *ok = PETSC_TRUE;
+  PetscCall(MtxReadable(file, ok));
+  if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MtxLoad(PETSC_COMM_SELF, file, &sym, &A));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isseqaij));
+  if (!isseqaij) PetscCall(MatConvert(A, MATSEQAIJ, MAT_INPLACE_MATRIX, &A)); /* whatever -mat_type said: the host arrays */
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ia, &ja, &aa, &mt));
+  PetscCall(MatGetSize(A, &c->m, &c->n));
+  c->nnz = ia[c->m];
+  PetscCall(PetscMalloc3(c->m + 1, &c->i, c->nnz, &c->j, c->nnz, &c->a));
+  PetscCall(PetscArraycpy(c->i, ia, c->m + 1));
+  PetscCall(PetscArraycpy(c->j, ja, c->nnz));
+  PetscCall(PetscArraycpy(c->a, aa, c->nnz));
+  PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

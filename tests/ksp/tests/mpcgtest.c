@@ -89,7 +89,7 @@ static PetscErrorCode ReadSymmetricMM(const char *file, Mat *A)
 
   PetscFunctionBeginUser;
   PetscCall(MtxLoad(PETSC_COMM_SELF, file, &sym, A));
-  PetscCheck(sym != MTX_GENERAL, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: not real symmetric or complex Hermitian", file);
+  PetscCheck(sym == MTX_SYMMETRIC || sym == MTX_HERMITIAN, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: not real symmetric or complex Hermitian", file);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
