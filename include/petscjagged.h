@@ -244,6 +244,7 @@ PETSC_EXTERN PetscErrorCode MatPowersSetOptionsPrefix(MatPowers, const char[]);
 PETSC_EXTERN PetscErrorCode MatPowersSetFromOptions(MatPowers);
 PETSC_EXTERN PetscErrorCode MatPowersSetUp(MatPowers);
 PETSC_EXTERN PetscErrorCode MatPowersApply(MatPowers, PetscInt, const PetscScalar[], const PetscReal[], Vec[]);
+PETSC_EXTERN PetscErrorCode MatPowersApplyPC(MatPowers, Vec, Vec);
 PETSC_EXTERN PetscErrorCode MatPowersGetInfo(MatPowers, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode MatPowersView(MatPowers, PetscViewer);
 PETSC_EXTERN PetscErrorCode MatPowersDestroy(MatPowers *);

@@ -4,7 +4,8 @@ the options database, checked\n\
 against the same matrix of PETSc's own type made the same way (MATAIJCUSPARSE with CUDA vectors, else MATAIJ):\n\
 the matrix is not bound to the CPU, its product and its solves (-ksp_types, Jacobi set in code) equal the\n\
 reference's, and with CUDA vectors PETSc's copy counters show that a product moves only the ghost values and a\n\
-solve moves no whole vector per iteration between host and device. Every failed check is reported.\n\
+solve moves no whole vector per iteration between host and device (CA-GMRES: none in its Jacobi set-up, the first\n\
+solve's). Every failed check is reported.\n\
   -create <setvalues|dm|load>   how the matrix is made\n\
   -n <32>                       grid points per direction (2D DMDA: n^2 x n)\n\
   -f <file>                     -create load: the PETSc binary file written and then loaded\n\
@@ -137,17 +138,23 @@ static PetscErrorCode RelativeDifference(Vec a, Vec b, PetscReal *rel)
 }
 
 /* Solves A x = b twice with ksptype and Jacobi (set in code, as many programs do); *its of the second solve, the copy counters of the second solve, *ninner: its inner iterations (MPCG; 0 for the other solvers) */
-static PetscErrorCode Solve(Mat A, const char *ksptype, Vec b, Vec x, PetscInt *its, KSPConvergedReason *reason, EventCopies copies[3], PetscInt *ninner)
+/*
+  Two solves; copies: what the second moved in KSPSolve, MatMult and MatJaggedMultSgl; pcd2h: device-to-host bytes of the
+  first in the preconditioner's set-up and applications and the matrix-powers kernel's set-up (PCJACOBI's own set-up
+  copies its diagonal to the host and back; CA-GMRES applies the kernel's inverse diagonal instead)
+*/
+static PetscErrorCode Solve(Mat A, const char *ksptype, Vec b, Vec x, PetscInt *its, KSPConvergedReason *reason, EventCopies copies[3], PetscInt *ninner, PetscLogDouble *pcd2h)
 {
   KSP         ksp;
   PC          pc;
-  const char *events[3] = {"KSPSolve", "MatMult", "MatJaggedMultSgl"};
+  const char *events[3] = {"KSPSolve", "MatMult", "MatJaggedMultSgl"}, *pcevents[3] = {"PCSetUp", "PCApply", "MatPowersSetUp"};
   EventCopies before[3], after[3];
   PetscBool   mpcg;
   PetscInt    inner0 = 0;
 
   PetscFunctionBeginUser;
   *ninner = 0;
+  *pcd2h  = 0;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, ksptype));
@@ -156,7 +163,12 @@ static PetscErrorCode Solve(Mat A, const char *ksptype, Vec b, Vec x, PetscInt *
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, 2000));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecSet(x, 0.0));
+  for (PetscInt e = 0; e < 3; e++) PetscCall(EventCopiesGet(pcevents[e], &before[e]));
   PetscCall(KSPSolve(ksp, b, x)); /* the first solve makes the formats and copies */
+  for (PetscInt e = 0; e < 3; e++) {
+    PetscCall(EventCopiesGet(pcevents[e], &after[e]));
+    *pcd2h += EventCopiesDiff(after[e], before[e]).d2h;
+  }
   PetscCall(VecSet(x, 0.0));
   for (PetscInt e = 0; e < 3; e++) PetscCall(EventCopiesGet(events[e], &before[e]));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPMPCG, &mpcg));
@@ -286,11 +298,13 @@ int main(int argc, char **argv)
   PetscCall(VecSet(b, 1.0));
   for (PetscInt k = 0; k < nksp; k++) {
     PetscInt           its, itsr, ninner, ninnerr;
+    PetscLogDouble     pcd2h, pcd2hr;
+    PetscBool          cagmres;
     KSPConvergedReason reason, reasonr;
     EventCopies        c[3], cr[3];
 
-    PetscCall(Solve(A, ksptypes[k], b, x, &its, &reason, c, &ninner));
-    PetscCall(Solve(R, ksptypes[k], b, xr, &itsr, &reasonr, cr, &ninnerr));
+    PetscCall(Solve(A, ksptypes[k], b, x, &its, &reason, c, &ninner, &pcd2h));
+    PetscCall(Solve(R, ksptypes[k], b, xr, &itsr, &reasonr, cr, &ninnerr, &pcd2hr));
     PetscCall(RelativeDifference(x, xr, &rel));
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s with %s: %s in %" PetscInt_FMT " iterations (reference %s in %" PetscInt_FMT "), solutions differ by %g", ksptypes[k], type, KSPConvergedReasons[reason], its, KSPConvergedReasons[reasonr], itsr, (double)rel));
     PetscCall(Check((PetscBool)(reason > 0 && reasonr > 0 && rel <= 1e-6), msg));
@@ -306,6 +320,12 @@ int main(int argc, char **argv)
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s with %s: the second solve moved %g bytes between host and device, %g beyond the ghost values of its products: %.3g vectors an iteration", ksptypes[k], type, moved, moved - ghosts, (moved - ghosts) / (vec * PetscMax(its, 1))));
       PetscCall(Check((PetscBool)(moved - ghosts <= 0.25 * vec * PetscMax(its, 1)), msg));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", msg));
+      PetscCall(PetscStrcmp(ksptypes[k], KSPCAGMRES, &cagmres));
+      if (cagmres) { /* Jacobi from the kernel's inverse diagonal: no diagonal through the host (the reference's PCJACOBI moves one) */
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s with %s: the first solve's Jacobi and kernel set-up moved %g bytes device to host (a vector is %g; the reference's solve %g)", ksptypes[k], type, pcd2h, vec, pcd2hr));
+        PetscCall(Check((PetscBool)(pcd2h < 0.25 * vec), msg));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", msg));
+      }
     }
   }
 
@@ -383,7 +403,7 @@ int main(int argc, char **argv)
       requires: cuda_device
       timeoutfactor: 5
       args: -use_gpu_aware_mpi 0 -f app.bin
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "FAILED.*|^[a-z]+ with [a-z]+: CONVERGED_[A-Z]+|the second solve moved|checks passed, [0-9]+ failed"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "FAILED.*|^[a-z]+ with [a-z]+: CONVERGED_[A-Z]+|the second solve moved|the first solve's Jacobi and kernel set-up moved|checks passed, [0-9]+ failed"
       test:
          suffix: gpu_setvalues_pjds
          nsize: 2

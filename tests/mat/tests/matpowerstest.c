@@ -10,6 +10,8 @@ static char help[] = "Checks MatPowers (the matrix-powers kernel) against an exp
   -change <none|values|pattern>  change A after the first round and check again\n\
   -check_info       compare MatPowersGetInfo() with the test's own breadth-first count\n\
   -bad <s|k|pair|mismatch|im>  bad input that must fail\n\
+  -zero_diagonal    a zero on the diagonal (the first row of each process; Jacobi puts 1 there unless -pc_jacobi_fixdiagonal 0)\n\
+  -check_apply_pc   MatPowersApplyPC() against PCApply() on a random vector (after each round)\n\
   -view             MatPowersView() at the end\n\
   -shell            give the kernel A as a MATSHELL (MatMult() only)\n\n";
 
@@ -299,6 +301,8 @@ int main(int argc, char **argv)
   PetscReal     far = 0.02, nb, worst = 0, worstratio = 0, im[16];
   PetscScalar   re[16];
   PetscBool     shell = PETSC_FALSE, use_pc = PETSC_FALSE, check_info = PETSC_FALSE, view = PETSC_FALSE, useim = PETSC_FALSE, usere = PETSC_TRUE;
+  PetscBool     zero_diagonal = PETSC_FALSE, check_apply_pc = PETSC_FALSE;
+  PetscReal     pcdiff = 0;
   Mat           A, S;
   PC            pc = NULL;
   MatPowers     mpk;
@@ -324,9 +328,19 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_info", &check_info, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-view", &view, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-shell", &shell, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_diagonal", &zero_diagonal, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_apply_pc", &check_apply_pc, NULL));
   PetscCheck(s <= 15, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-s at most 15 in this test");
 
   PetscCall(BuildMatrix(problem, n, far, &A));
+  if (zero_diagonal) {
+    PetscInt rstart, rend;
+
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    if (rend > rstart) PetscCall(MatSetValue(A, rstart, rstart, 0.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
   if (!strcmp(bad, "s")) PetscCall(MatCreateMatrixPowers(A, 0, &mpk)); /* must fail */
   if (shell) {
     PetscInt m, N;
@@ -444,6 +458,25 @@ int main(int argc, char **argv)
         ncmp++;
       }
     }
+    if (check_apply_pc) { /* the kernel's M^{-1} is PCApply()'s: Jacobi's inverse diagonal made by the kernel, the same values */
+      PetscReal nd, nr;
+
+      PetscCall(MatPowersApplyPC(mpk, V[0], w));
+      PetscCheck(pc, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-check_apply_pc needs -use_pc");
+      PetscCall(PCApply(pc, V[0], x));
+      PetscCall(VecNorm(x, NORM_INFINITY, &nr));
+      PetscCall(VecAXPY(x, -1.0, w));
+      PetscCall(VecNorm(x, NORM_INFINITY, &nd));
+      nd /= nr;
+      PetscCheck(nd <= 10 * PETSC_MACHINE_EPSILON, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatPowersApplyPC() and PCApply() differ by %g relative", (double)nd);
+      pcdiff = PetscMax(pcdiff, nd);
+    }
+  }
+  if (check_apply_pc) {
+    PCType pctype;
+
+    PetscCall(PCGetType(pc, &pctype));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatPowersApplyPC() equals PCApply() of PC %s: max relative difference %.2e\n", pctype, (double)pcdiff));
   }
   PetscCall(ViewCounters(mpk, &nex, &nprod));
   PetscCheck(nex == nexp && nprod == nprodexp, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The view counts %" PetscInt_FMT " halo exchanges for %" PetscInt_FMT " products, expected %" PetscInt_FMT " for %" PetscInt_FMT, nex, nprod, nexp, nprodexp);
@@ -924,5 +957,62 @@ int main(int argc, char **argv)
          nsize: 2
          args: -mat_type pjdscuda -problem convdiff -n 64 -s 12 -use_pc -pc_type jacobi -mpk_mat_powers_max_extra_flops 0.1 -mpk_mat_powers_partial -expect_type ghosted -expect_depth 4 -view
          filter: ${PETSCJAGGED_DIR}/tests/harness/keep "[0-9]+ own rows and [0-9]+ remote rows to depth 3 in the DIA copy|partly ghosted, to depth 4 of s = 12|[0-9]+ halo exchanges for [0-9]+ products|matpowers checks passed: ghosted"
+
+   # M^{-1} as the kernel applies it (MatPowersApplyPC(), after each round): PCJACOBI's inverse diagonal made by the kernel
+   # (ghosted, plain, the DIA copy), with a zero on the diagonal (PCJACOBI puts 1 there, or keeps 0 with
+   # -pc_jacobi_fixdiagonal 0), its other variants and other preconditioners through PCApply()
+   testset:
+      args: -use_pc -s 6 -check_apply_pc -change values
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "MatPowersApplyPC\(\) equals PCApply\(\) of PC [a-z]+|matpowers checks passed: [a-z]+ kernel"
+      test:
+         suffix: applypc_ghosted_np2
+         nsize: 2
+         args: -pc_type jacobi -mpk_mat_powers_type ghosted
+      test:
+         suffix: applypc_abs_left_np2
+         nsize: 2
+         args: -pc_type jacobi -pc_jacobi_abs -side left -mpk_mat_powers_type ghosted
+      test:
+         suffix: applypc_zero_np2
+         nsize: 2
+         args: -pc_type jacobi -zero_diagonal -mpk_mat_powers_type ghosted
+      test:
+         suffix: applypc_zero_nofix_np2
+         nsize: 2
+         args: -pc_type jacobi -zero_diagonal -pc_jacobi_fixdiagonal 0 -mpk_mat_powers_type ghosted
+      test:
+         suffix: applypc_rowmax_np2
+         nsize: 2
+         args: -pc_type jacobi -pc_jacobi_type rowmax -mpk_mat_powers_type ghosted
+      test:
+         suffix: applypc_plain_left_np2
+         nsize: 2
+         args: -pc_type jacobi -side left -zero_diagonal -mpk_mat_powers_type plain
+      test:
+         suffix: applypc_dia_zero_np1
+         args: -problem convdiff -n 12 -pc_type jacobi -zero_diagonal
+      test:
+         suffix: applypc_bjacobi_np2
+         nsize: 2
+         args: -pc_type bjacobi
+   testset:
+      requires: cuda_device
+      args: -use_gpu_aware_mpi 0 -vec_type cuda -problem convdiff -n 64 -use_pc -pc_type jacobi -s 6 -check_apply_pc -change values
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "MatPowersApplyPC\(\) equals PCApply\(\) of PC [a-z]+|matpowers checks passed: [a-z]+ kernel"
+      test:
+         suffix: gpu_applypc_ghosted_np2
+         nsize: 2
+         args: -mat_type aijcusparse -mpk_mat_powers_type ghosted
+      test:
+         suffix: gpu_applypc_zero_pjds_np2
+         nsize: 2
+         args: -mat_type pjdscuda -zero_diagonal -mpk_mat_powers_type ghosted
+      test:
+         suffix: gpu_applypc_dia_pjds_np1
+         args: -mat_type pjdscuda -side left
+      test:
+         suffix: gpu_applypc_plain_pjds_np2
+         nsize: 2
+         args: -mat_type pjdscuda -mpk_mat_powers_type plain
 
 TEST*/

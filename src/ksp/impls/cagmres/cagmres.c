@@ -75,6 +75,23 @@ static PetscErrorCode KSPCAGMRESSetUpMPK(KSP ksp)
 }
 
 /*
+  M^{-1} x as the matrix-powers kernel applies it (MatPowersApplyPC(): PCJACOBI by the kernel's own inverse diagonal,
+  so that PCJACOBI's set-up, a copy of the diagonal to the host and back, never runs), then KSP's null-space removal
+*/
+static PetscErrorCode KSPCAGMRESApplyPC(KSP ksp, Vec x, Vec y)
+{
+  KSP_CAGMRES *ca = (KSP_CAGMRES *)ksp->data;
+
+  PetscFunctionBegin;
+  if (ksp->transpose_solve || !ca->mpk) PetscCall(KSP_PCApply(ksp, x, y));
+  else {
+    PetscCall(MatPowersApplyPC(ca->mpk, x, y));
+    PetscCall(KSP_RemoveNullSpace(ksp, y));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   Columns j .. j+kk-1 of the Hessenberg matrix from the block just orthogonalized. With Y = [q_j, v_{j+1}, ...,
   v_{j+kk}] the block generated from q_j, B Y(:, 0:kk) = Y Bk (Bk: change of basis), Y = Q Rk (Rk from RT, RD)
   and B Q(:, 0:j) = Q H_prev, so
@@ -196,7 +213,7 @@ static PetscErrorCode KSPCAGMRESBuildSolution(KSP ksp, Vec dest)
   PetscCall(VecMAXPY(Z, n, ca->y, cols));
   PetscCall(KSPCAGMRESRestoreColumns(ksp, 0, n, &cols));
   if (ksp->pc_side == PC_RIGHT) {
-    PetscCall(KSP_PCApply(ksp, Z, W));
+    PetscCall(KSPCAGMRESApplyPC(ksp, Z, W));
     Z = W;
   }
   PetscCall(VecAXPY(dest, 1.0, Z));
@@ -319,7 +336,13 @@ static PetscErrorCode KSPSolve_CAGMRES(KSP ksp)
   ca->nfallback = ca->noverflow = ca->nbreakdown = ca->ncycles = ca->nrefined = 0;
   ca->nc                                                        = 0;
   ksp->its                                                      = 0;
-  PetscCall(KSPInitialResidual(ksp, X, ksp->work[1], ksp->work[2], R, B));
+  if (ksp->pc_side == PC_LEFT) { /* KSPInitialResidual(), M^{-1} as the kernel applies it */
+    if (!ksp->guess_zero) {
+      PetscCall(KSP_MatMult(ksp, A, X, ksp->work[1]));
+      PetscCall(VecAYPX(ksp->work[1], -1.0, B));
+    } else PetscCall(VecCopy(B, ksp->work[1]));
+    PetscCall(KSPCAGMRESApplyPC(ksp, ksp->work[1], R));
+  } else PetscCall(KSPInitialResidual(ksp, X, ksp->work[1], ksp->work[2], R, B));
   PetscCall(VecNorm(R, NORM_2, &beta));
   KSPCheckNorm(ksp, beta);
   ksp->rnorm = beta;
@@ -345,7 +368,7 @@ static PetscErrorCode KSPSolve_CAGMRES(KSP ksp)
     if (ksp->pc_side == PC_LEFT) {
       PetscCall(KSP_MatMult(ksp, A, X, ksp->work[1]));
       PetscCall(VecAYPX(ksp->work[1], -1.0, B));
-      PetscCall(KSP_PCApply(ksp, ksp->work[1], R));
+      PetscCall(KSPCAGMRESApplyPC(ksp, ksp->work[1], R));
     } else {
       PetscCall(KSP_MatMult(ksp, A, X, R));
       PetscCall(VecAYPX(R, -1.0, B));
@@ -843,7 +866,9 @@ PetscErrorCode KSPCAGMRESGetMaxBreakdowns(KSP ksp, PetscInt *n)
    As `KSPGMRES`: left preconditioning with the preconditioned residual norm by default (so that both
    take the same iterations to the same test), right preconditioning (`-ksp_pc_side right`) with the
    unpreconditioned norm. The matrix-powers kernel costs the same either way (`MatPowersSetPCSide()`).
-   `KSPGMRESSetRestart()` works.
+   `KSPGMRESSetRestart()` works. Every M^{-1} of the solve goes through `MatPowersApplyPC()`: with `PCJACOBI`
+   the kernel's own inverse diagonal, made on the GPU, so that `PCJACOBI`'s set-up (a copy of the diagonal to
+   the host and back) does not run; the same values `PCApply()` would multiply with.
 
    References:
 +  * - I. Yamazaki, H. Anzt, S. Tomov, M. Hoemmen and J. Dongarra, Improving the performance of CA-GMRES on multicores

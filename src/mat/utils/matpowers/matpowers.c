@@ -103,9 +103,12 @@ PetscErrorCode MatCreateMatrixPowers(Mat A, PetscInt s, MatPowers *mpk)
   Level: intermediate
 
   Notes:
-  `PCNONE` is the same as `NULL`. `PCJACOBI` (any of its variants) is local: its inverse diagonal,
-  obtained as `PCApply()` of a vector of ones so that it is the one `PCApply()` multiplies with, is
-  applied by the ghosted kernel as a scaling of the extended vectors. Any other preconditioner
+  `PCNONE` is the same as `NULL`. `PCJACOBI` (any of its variants) is local: its inverse diagonal, the one
+  `PCApply()` multiplies with, is applied by the ghosted kernel as a scaling of the extended vectors and by
+  the others as a scaling of each product (`MatPowersApplyPC()`). For the default variant (the diagonal) the
+  kernel makes it from `MatGetDiagonal()` where the vectors are, as `PCJACOBI` does, except that a zero on the
+  diagonal is only detected there (`PCJACOBI` replaces zeros by 1 on the host): with one, and for the other
+  variants, it is `PCApply()` of a vector of ones. Any other preconditioner
   couples the processes in ways the ghost rows do not capture: the kernel then runs plain products
   (`MatMult()` and `PCApply()`), also when `MAT_POWERS_GHOSTED` was requested.
 
@@ -553,7 +556,21 @@ static PetscErrorCode MatPowersReset(MatPowers mpk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* s plain products: MatMult() (and PCApply() after it, left, or before it, right) and the shift update, one halo exchange each */
+/* y = M^{-1} x as the kernel applies it (MatPowersApplyPC()), its set-up current */
+static PetscErrorCode MatPowersApplyPC_Private(MatPowers mpk, Vec x, Vec y)
+{
+  PetscBool same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (mpk->dinv) PetscCall(PetscObjectTypeCompare((PetscObject)x, ((PetscObject)mpk->dinv)->type_name, &same));
+  if (same) PetscCall(PetscObjectTypeCompare((PetscObject)y, ((PetscObject)mpk->dinv)->type_name, &same));
+  if (same) PetscCall(VecPointwiseMult(y, x, mpk->dinv));
+  else if (mpk->pc) PetscCall(PCApply(mpk->pc, x, y));
+  else PetscCall(VecCopy(x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s plain products: MatMult() (and M^{-1} after it, left, or before it, right) and the shift update, one halo exchange each */
 static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
   PetscFunctionBegin;
@@ -561,9 +578,9 @@ static PetscErrorCode MatPowersApply_Plain(MatPowers mpk, PetscInt k, const Pets
     if (mpk->pckind == MAT_POWERS_PC_NONE) PetscCall(MatMult(mpk->A, V[j], V[j + 1]));
     else if (mpk->side == PC_LEFT) {
       PetscCall(MatMult(mpk->A, V[j], mpk->W));
-      PetscCall(PCApply(mpk->pc, mpk->W, V[j + 1]));
+      PetscCall(MatPowersApplyPC_Private(mpk, mpk->W, V[j + 1]));
     } else {
-      PetscCall(PCApply(mpk->pc, V[j], mpk->W));
+      PetscCall(MatPowersApplyPC_Private(mpk, V[j], mpk->W));
       PetscCall(MatMult(mpk->A, mpk->W, V[j + 1]));
     }
     PetscCall(MatPowersShift(j, re, im, V[j + 1], V[j], j ? V[j - 1] : NULL));
@@ -695,6 +712,10 @@ PetscErrorCode MatPowersSetUp(MatPowers mpk)
     if (mpk->ndiag) mpk->ops->apply = MatPowersApply_DIA;
     else {
       if (mpk->pckind != MAT_POWERS_PC_NONE) PetscCall(MatCreateVecs(mpk->A, &mpk->W, NULL));
+      if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* MatPowersApplyPC() */
+        PetscCall(VecDuplicate(mpk->W, &mpk->dinv));
+        PetscCall(MatPowersJacobiInverse(mpk, mpk->dinv));
+      }
       mpk->ops->apply = MatPowersApply_Plain;
     }
   }
@@ -720,6 +741,35 @@ static PetscErrorCode MatPowersCheckShifts(MatPowers mpk, PetscInt k, const Pets
     } else PetscCheck(im[j] >= 0, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_WRONG, "theta_im[%" PetscInt_FMT "] = %g < 0 is not the second shift of a complex conjugate pair", j, (double)im[j]);
   }
 #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The set-up brought up to date: made again when the nonzero pattern, the kind of preconditioner or the null space
+   changed, its values refreshed when only values did */
+static PetscErrorCode MatPowersUpdate(MatPowers mpk)
+{
+  PetscObjectState astate, anzstate, pstate;
+  MatPowersPCKind  kind;
+  MatNullSpace     nullsp;
+
+  PetscFunctionBegin;
+  if (mpk->setupcalled) { /* what changed since the set-up */
+    PetscCall(MatGetNonzeroState(mpk->A, &anzstate));
+    PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &astate));
+    PetscCall(MatPowersPCKindGet(mpk, &kind, &pstate));
+    PetscCall(MatGetNullSpace(mpk->A, &nullsp));
+    if (anzstate != mpk->Anzstate || kind != mpk->pckind || (mpk->side == PC_LEFT && nullsp != mpk->nullsp)) {
+      PetscCall(PetscInfo(mpk, "The nonzero pattern of the matrix, the kind of preconditioner or the null space changed: new set-up\n"));
+      mpk->setupcalled = PETSC_FALSE;
+    } else if (astate != mpk->Astate || pstate != mpk->Pstate) {
+      mpk->Astate = astate;
+      mpk->Pstate = pstate;
+      if (mpk->type == MAT_POWERS_GHOSTED) PetscCall(MatPowersGhostRefresh(mpk));
+      else if (mpk->ndiag) PetscCall(MatPowersDIAFill(mpk));
+      else if (mpk->dinv) PetscCall(MatPowersJacobiInverse(mpk, mpk->dinv));
+    }
+  }
+  PetscCall(MatPowersSetUp(mpk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -757,10 +807,6 @@ static PetscErrorCode MatPowersCheckShifts(MatPowers mpk, PetscInt k, const Pets
 @*/
 PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[], const PetscReal im[], Vec V[])
 {
-  PetscObjectState astate, anzstate, pstate;
-  MatPowersPCKind  kind;
-  MatNullSpace     nullsp;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
   PetscValidLogicalCollectiveInt(mpk, k, 2);
@@ -768,27 +814,91 @@ PetscErrorCode MatPowersApply(MatPowers mpk, PetscInt k, const PetscScalar re[],
   PetscCheck(k >= 1 && k <= mpk->s, PetscObjectComm((PetscObject)mpk), PETSC_ERR_ARG_OUTOFRANGE, "MatPowersApply() needs 1 <= k <= s = %" PetscInt_FMT ", not k = %" PetscInt_FMT, mpk->s, k);
   for (PetscInt j = 0; j <= k; j++) PetscValidHeaderSpecific(V[j], VEC_CLASSID, 5);
   PetscCall(MatPowersCheckShifts(mpk, k, re, im));
-  if (mpk->setupcalled) { /* what changed since the set-up */
-    PetscCall(MatGetNonzeroState(mpk->A, &anzstate));
-    PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &astate));
-    PetscCall(MatPowersPCKindGet(mpk, &kind, &pstate));
-    PetscCall(MatGetNullSpace(mpk->A, &nullsp));
-    if (anzstate != mpk->Anzstate || kind != mpk->pckind || (mpk->side == PC_LEFT && nullsp != mpk->nullsp)) {
-      PetscCall(PetscInfo(mpk, "The nonzero pattern of the matrix, the kind of preconditioner or the null space changed: new set-up\n"));
-      mpk->setupcalled = PETSC_FALSE;
-    } else if (astate != mpk->Astate || pstate != mpk->Pstate) {
-      mpk->Astate = astate;
-      mpk->Pstate = pstate;
-      if (mpk->type == MAT_POWERS_GHOSTED) PetscCall(MatPowersGhostRefresh(mpk));
-      else if (mpk->ndiag) PetscCall(MatPowersDIAFill(mpk));
-    }
-  }
-  PetscCall(MatPowersSetUp(mpk));
+  PetscCall(MatPowersUpdate(mpk));
   PetscCall(PetscLogEventBegin(MAT_POWERS_Apply, mpk, 0, 0, 0));
   PetscCall((*mpk->ops->apply)(mpk, k, re, im, V));
   PetscCall(PetscLogEventEnd(MAT_POWERS_Apply, mpk, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  d = the inverse diagonal PCJACOBI multiplies with (y = d .* x). For its default type (the diagonal) made here by the
+  vector operations of PCJACOBI's own set-up, where the vectors are: MatGetDiagonal(), VecReciprocal() (which keeps
+  zeros), VecAbs() if asked; PCJACOBI's replacement of zero entries by 1 runs a loop on the host (a copy of the vector
+  there and back, 2 x 67 MB for 8.4 M rows), so here a zero entry is only detected (the minimum modulus, on the GPU)
+  and, if there is one, as for the other types of PCJACOBI: PCApply() of a vector of ones
+*/
+PetscErrorCode MatPowersJacobiInverse(MatPowers mpk, Vec d)
+{
+  PCJacobiType type;
+  PetscBool    useabs, fix;
+  PetscReal    min = 1.0;
+  Vec          ones;
+
+  PetscFunctionBegin;
+  PetscCall(PCJacobiGetType(mpk->pc, &type));
+  if (type == PC_JACOBI_DIAGONAL) {
+    Mat P;
+
+    PetscCall(PCJacobiGetUseAbs(mpk->pc, &useabs));
+    PetscCall(PCJacobiGetFixDiagonal(mpk->pc, &fix));
+    PetscCall(PCGetOperators(mpk->pc, NULL, &P));
+    PetscCall(MatGetDiagonal(P, d));
+    PetscCall(VecReciprocal(d));
+    if (useabs) PetscCall(VecAbs(d));
+    if (fix) {
+      Vec a;
+
+      PetscCall(VecDuplicate(d, &a));
+      PetscCall(VecCopy(d, a));
+      PetscCall(VecAbs(a));
+      PetscCall(VecMin(a, NULL, &min));
+      PetscCall(VecDestroy(&a));
+    }
+    if (min != 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(PetscInfo(mpk, "Zero on the diagonal: the inverse diagonal from PCApply()\n"));
+  }
+  PetscCall(VecDuplicate(d, &ones));
+  PetscCall(VecSet(ones, 1.0));
+  PetscCall(PCApply(mpk->pc, ones, d));
+  PetscCall(VecDestroy(&ones));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatPowersApplyPC - Applies the preconditioner as the kernel applies it, y = M^{-1} x
+
+  Collective
+
+  Input Parameters:
++ mpk - the kernel
+- x   - the vector, with A's row layout
+
+  Output Parameter:
+. y - the result
+
+  Level: intermediate
+
+  Notes:
+  With `PCJACOBI` and the DIA copy or the ghosted kernel, y = d .* x with the kernel's own inverse
+  diagonal d, the one `PCApply()` multiplies with, made at set-up on the device: a solver that applies M^{-1}
+  through this function (`KSPCAGMRES` does) never runs `PCJACOBI`'s own set-up, whose check of the diagonal for
+  zeros copies it to the host and back. Otherwise `PCApply()` (a copy of x without a preconditioner). Brings the
+  kernel's set-up up to date first, as `MatPowersApply()` does.
+
+.seealso: `MatPowers`, `MatPowersSetPC()`, `MatPowersApply()`, `PCJACOBI`
+@*/
+PetscErrorCode MatPowersApplyPC(MatPowers mpk, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(mpk, MATPOWERS_CLASSID, 1);
+  PetscValidHeaderSpecific(x, VEC_CLASSID, 2);
+  PetscValidHeaderSpecific(y, VEC_CLASSID, 3);
+  PetscCall(MatPowersUpdate(mpk));
+  PetscCall(MatPowersApplyPC_Private(mpk, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 
 /*@
   MatPowersGetInfo - Gets the cost of the depth-s ghost rows, computed at set-up whatever the resolved type
@@ -869,7 +979,7 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
   else {
     const char *op = mpk->side == PC_LEFT ? "M^{-1} A" : "A M^{-1}";
 
-    if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, Jacobi %s\n", op, mpk->ndiag ? (mpk->side == PC_LEFT ? "folded into the rows of the DIA copy" : "folded into the columns of the DIA copy") : (mpk->type == MAT_POWERS_GHOSTED ? (mpk->side == PC_LEFT ? "applied as a scaling of each extended product" : "applied as a scaling of the extended vector") : "applied with PCApply()")));
+    if (mpk->pckind == MAT_POWERS_PC_JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, Jacobi %s\n", op, mpk->ndiag ? (mpk->side == PC_LEFT ? "folded into the rows of the DIA copy" : "folded into the columns of the DIA copy") : (mpk->type == MAT_POWERS_GHOSTED ? (mpk->side == PC_LEFT ? "applied as a scaling of each extended product" : "applied as a scaling of the extended vector") : "applied as its inverse diagonal, made on the kernel's vectors")));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, M^{-1} = PCApply() of PC %s (not local)\n", op, ((PetscObject)mpk->pc)->type_name));
   }
   if (mpk->nullsp) PetscCall(PetscViewerASCIIPrintf(viewer, "the operator's null space is removed from every product\n"));

@@ -113,15 +113,10 @@ PetscErrorCode MatPowersDIAFill(MatPowers mpk)
     PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * mpk->ndiag * m));
     PetscCall(PetscFree(dia));
   }
-  if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* the inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x) */
-    Vec d, ones;
-
-    PetscCall(MatCreateVecs(mpk->A, &ones, &d));
-    PetscCall(VecSet(ones, 1.0));
-    PetscCall(PCApply(mpk->pc, ones, d));
-    PetscCall(MatPowersDIAScale(mpk, m, d));
-    PetscCall(VecDestroy(&ones));
-    PetscCall(VecDestroy(&d));
+  if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* the inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x), kept for MatPowersApplyPC() */
+    if (!mpk->dinv) PetscCall(MatCreateVecs(mpk->A, NULL, &mpk->dinv));
+    PetscCall(MatPowersJacobiInverse(mpk, mpk->dinv));
+    PetscCall(MatPowersDIAScale(mpk, m, mpk->dinv));
   }
   PetscCall(PetscObjectStateGet((PetscObject)mpk->A, &mpk->Astate)); /* taking the CSR may count as a change */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -182,6 +177,7 @@ PetscErrorCode MatPowersDIAReset(MatPowers mpk)
   mpk->dia    = NULL;
   mpk->ndiag  = 0;
   mpk->diaown = PETSC_FALSE;
+  PetscCall(VecDestroy(&mpk->dinv)); /* one process; the ghosted kernel's went with its extension */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -405,7 +405,7 @@ static PetscErrorCode MatPowersCreateVec(MatPowers mpk, PetscInt n, PetscBool vi
 }
 
 /*
-  The extended inverse diagonal, and the global one as a view of its own rows: PCApply() writes them in place, and
+  The extended inverse diagonal, and the global one as a view of its own rows: MatPowersJacobiInverse() writes them in place, and
   MatPowersExtend() only exchanges the ghost rows (MatCreateVecs() would allocate a vector, and its pinned host copy)
 */
 static PetscErrorCode MatPowersCreateDinv(MatPowers mpk)
@@ -560,12 +560,7 @@ PetscErrorCode MatPowersGhostRefresh(MatPowers mpk)
     PetscCall(MatSeqAIJRestoreArrayWrite(mpk->R, &rv));
   }
   if (mpk->pckind == MAT_POWERS_PC_JACOBI) { /* the inverse diagonal PCApply() multiplies with (PCJACOBI: y = diag .* x) */
-    Vec ones;
-
-    PetscCall(VecDuplicate(mpk->dinv, &ones));
-    PetscCall(VecSet(ones, 1.0));
-    PetscCall(PCApply(mpk->pc, ones, mpk->dinv));
-    PetscCall(VecDestroy(&ones));
+    PetscCall(MatPowersJacobiInverse(mpk, mpk->dinv));
     PetscCall(MatPowersExtend(mpk, mpk->dinv, mpk->dinvext));
   }
   if (mpk->ndiag) PetscCall(MatPowersGhostDIAFill(mpk, Ad, Ao, garray));

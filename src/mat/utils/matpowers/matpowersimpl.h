@@ -108,7 +108,7 @@ struct _p_MatPowers {
   Vec          Z[3];    /* extended work vectors, used round robin */
   Vec          Zs;      /* the Jacobi-scaled input of a product (right preconditioning) */
   Vec          view[4]; /* placed on extended arrays: input own rows, input depth 1, output own rows, output remote rows */
-  Vec          dinv;    /* the inverse diagonal of the PCJACOBI (a global vector viewing its extension's own rows), and its extension */
+  Vec          dinv;    /* the inverse diagonal of the PCJACOBI (MatPowersJacobiInverse()): ghosted, a global vector viewing its extension's own rows; else a vector of A */
   Vec          dinvext;
 };
 
@@ -134,4 +134,5 @@ PETSC_INTERN PetscErrorCode MatPowersDIAScale(MatPowers, PetscInt, Vec);
 PETSC_INTERN PetscErrorCode MatPowersDIAOffsetsDevice(MatPowers, Mat, Mat, const PetscInt[], PetscBool *, PetscInt *, PetscInt[]);
 PETSC_INTERN PetscErrorCode MatPowersDIAFillDevice(MatPowers, Mat, Mat, const PetscInt[], PetscInt, PetscInt, PetscBool *);
 PETSC_INTERN PetscErrorCode MatPowersDIAStep(MatPowers, PetscInt, Vec, Vec, PetscScalar, PetscScalar, Vec);
+PETSC_INTERN PetscErrorCode MatPowersJacobiInverse(MatPowers, Vec);
 PETSC_INTERN PetscErrorCode MatPowersShift(PetscInt, const PetscScalar[], const PetscReal[], Vec, Vec, Vec);
