@@ -535,9 +535,10 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    residual b - A x; a recurrence that drifted is replaced by the true residual and the solve goes on.
 
    The preconditioner: with no PC type set, `PCSPCG` (the `-pc_spcg_` options apply), whose inner CG is then
-   unpreconditioned (`-pc_spcg_jacobi` adds Jacobi in single precision): on the GPU this was 4.6-14x faster than
-   `KSPCG` with PETSc's default PC (block Jacobi with ILU) on stencil and finite-element problems, while on the CPU
-   that default, or `-pc_type jacobi`, may serve better (elasticity, `ksp ex56`). When the program
+   unpreconditioned (`-pc_spcg_jacobi` adds Jacobi in single precision): on the GPU much faster than `KSPCG` with
+   PETSc's default PC (block Jacobi with ILU, applied on the host) on stencil and finite-element problems (figures in
+   the project's bench/RESULTS.md), while on the CPU that default, or `-pc_type jacobi`, may serve better
+   (elasticity, `ksp ex56`). When the program
    or `-pc_type` sets another PC, `KSPMPCG` keeps it and runs an internal `PCSPCG` whose inner CG is
    preconditioned by it: `PCNONE` and `PCJACOBI` (diagonal) run in single precision inside the inner
    loop (on the GPU with CUDA vectors), so does a `PCMG` or `PCGAMG` with Chebyshev or Richardson smoothers
