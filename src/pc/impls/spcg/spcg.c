@@ -13,27 +13,6 @@
 
 PetscLogEvent PC_SPCG_Inner;
 
-/*
-  wz = M wr with the inner preconditioner applied in double precision (the host and the device loop), less the
-  operator's null space as KSP_PCApply() removes it for KSPCG: without that, on a singular operator (Neumann
-  conditions) the null-space part of M r grows in the single-precision inner vectors and takes their digits
-  (ksp ex50 with PCMG: outer reductions of 1e-3 where the inner solves reached 1e-6)
-*/
-PetscErrorCode PCSPCGApplyOther(PC pc)
-{
-  PC_SPCG       *s = (PC_SPCG *)pc->data;
-  PCFailedReason reason;
-  MatNullSpace   nullsp;
-
-  PetscFunctionBegin;
-  PetscCall(PCApply(s->other, s->wr, s->wz));
-  PetscCall(PCGetFailedReason(s->other, &reason));
-  if (reason) pc->failedreason = reason;
-  PetscCall(MatGetNullSpace(pc->mat, &nullsp));
-  if (nullsp) PetscCall(MatNullSpaceRemove(nullsp, s->wz));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* What runs inside the inner loop: Jacobi in single precision (diag), the inner PC in double (other), or nothing */
 static PetscErrorCode PCSPCGResolveInner(PC pc)
 {
@@ -214,7 +193,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   outer iteration has said what residual it must reach, no more than half of the reduction still needed
   (the last application does not solve beyond what the outer iteration asks for)
 */
-PetscReal PCSPCGInnerTolerance(PC pc, PetscReal rnorm)
+static PetscReal PCSPCGInnerTolerance(PC pc, PetscReal rnorm)
 {
   PC_SPCG  *s   = (PC_SPCG *)pc->data;
   PetscReal tol = s->rtol;
