@@ -461,8 +461,8 @@ int main(int argc, char **argv)
     if (check_apply_pc) { /* the kernel's M^{-1} is PCApply()'s: Jacobi's inverse diagonal made by the kernel, the same values */
       PetscReal nd, nr;
 
-      PetscCall(MatPowersApplyPC(mpk, V[0], w));
       PetscCheck(pc, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-check_apply_pc needs -use_pc");
+      PetscCall(MatPowersApplyPC(mpk, V[0], w));
       PetscCall(PCApply(pc, V[0], x));
       PetscCall(VecNorm(x, NORM_INFINITY, &nr));
       PetscCall(VecAXPY(x, -1.0, w));

@@ -342,6 +342,7 @@ static PetscErrorCode KSPSolve_CAGMRES(KSP ksp)
       PetscCall(VecAYPX(ksp->work[1], -1.0, B));
     } else PetscCall(VecCopy(B, ksp->work[1]));
     PetscCall(KSPCAGMRESApplyPC(ksp, ksp->work[1], R));
+    PetscCall(VecFlag(R, ksp->reason == KSP_DIVERGED_PC_FAILED)); /* as KSPInitialResidual(): seen by the first norm */
   } else PetscCall(KSPInitialResidual(ksp, X, ksp->work[1], ksp->work[2], R, B));
   PetscCall(VecNorm(R, NORM_2, &beta));
   KSPCheckNorm(ksp, beta);
