@@ -12,6 +12,9 @@
 #include <petscjagged/private/jaggeddevicescalar.cuh>
 #include <petscjagged/private/diabits.cuh>
 #include <petscjagged/private/diafind.h> /* MAT_DIA_MAX */
+#include <petscjagged/private/jaggedlaunch.cuh>
+
+#define MAT_DIA_MAX_BLOCKS 8192 /* thread blocks of 256 at most for a visit of a DIA search (grid-stride loops; JaggedBlocks()) */
 
 #if defined(PETSC_USE_COMPLEX)
 using MatDIADS = cuda::std::complex<double>;
@@ -105,11 +108,6 @@ struct MatDIAMarkOp {
   __device__ void operator()(PetscInt, PetscInt off, MatDIADS) const { MatDIAMarkBit(bits, off + bias); }
 };
 
-/* thread blocks of 256 for n threads, at most 8192 (grid-stride loops) */
-static inline unsigned MatDIABlocks(PetscInt n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + 255) / 256, (PetscInt)8192));
-}
 
 PETSC_INTERN PetscErrorCode MatDIAEntriesGet(Mat, const PetscInt *, PetscInt, MatDIAEntries *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatDIAEntriesRestore(Mat, MatDIAEntries *);

@@ -1,6 +1,7 @@
 #include "cagmresgemm.hpp"
 #include <algorithm>
 #include "cagmresdevice.cuh"
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 namespace cagmres {
 
@@ -155,7 +156,7 @@ cudaError_t BlockUpdate(int n, int p, int q, const T *A, long long lda, const T 
   dim3 grid;
 
   if (n <= 0 || p <= 0 || q <= 0) return cudaSuccess;
-  grid = dim3((unsigned)std::min<long long>(((long long)n + kThreads - 1) / kThreads, kUpdateMaxBlocks), (unsigned)((q + kColsB - 1) / kColsB));
+  grid = dim3(JaggedBlocks(n, kThreads, kUpdateMaxBlocks), JaggedBlocks(q, kColsB));
   UpdateKernel<D><<<grid, kThreads, 0, stream>>>(n, p, q, reinterpret_cast<const D *>(A), lda, reinterpret_cast<const D *>(C), reinterpret_cast<D *>(B));
   return cudaGetLastError();
 }

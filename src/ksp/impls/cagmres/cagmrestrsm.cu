@@ -1,5 +1,6 @@
 #include "cagmrestrsm.hpp"
 #include "cagmresdevice.cuh"
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 namespace cagmres {
 
@@ -34,7 +35,7 @@ __global__ void SolveUpperRightKernel(int n, int q, T *V, long long lda, const T
 template <typename T, int QMAX>
 cudaError_t Launch(int n, int q, T *V, long long lda, const T *R, cudaStream_t stream)
 {
-  const int blocks = (int)std::min<long long>((n + kThreads - 1) / kThreads, kMaxBlocks);
+  const unsigned blocks = JaggedBlocks(n, kThreads, kMaxBlocks);
 
   SolveUpperRightKernel<T, QMAX><<<blocks, kThreads, 0, stream>>>(n, q, V, lda, R);
   return cudaGetLastError();

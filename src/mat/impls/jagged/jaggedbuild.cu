@@ -21,6 +21,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 namespace jagged {
 namespace gpu {
@@ -75,10 +76,6 @@ cudaError_t RunCub(const Algorithm &algorithm, cudaStream_t stream)
   return algorithm(temp.get(), bytes);
 }
 
-unsigned Blocks(long long n)
-{
-  return static_cast<unsigned>((n + kThreads - 1) / kThreads);
-}
 
 long long RoundUp(long long n, long long multiple)
 {
@@ -224,7 +221,7 @@ public:
     key_sorted_ = key_[0].get();
     order_      = row_[0].get();
     if (nrows_ == 0) return cudaSuccess;
-    RowLengthKernel<<<Blocks(nrows_), kThreads, 0, stream_>>>(nrows_, rowptr_, key_[0].get(), scalars_.get());
+    RowLengthKernel<<<JaggedBlocks(nrows_, kThreads), kThreads, 0, stream_>>>(nrows_, rowptr_, key_[0].get(), scalars_.get());
     JAGGED_CUDA_TRY(cudaGetLastError());
     JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceReduce::Max(temp, bytes, key_[0].get(), &scalars_.get()->maxlen, nrows_, stream_); }, stream_));
     JAGGED_CUDA_TRY(cudaMemcpyAsync(&h, scalars_.get(), sizeof(h), cudaMemcpyDeviceToHost, stream_));
@@ -242,7 +239,7 @@ public:
     while (end_bit < 32 && (maxlen_ >> end_bit) != 0) end_bit++;
     cub::DoubleBuffer<unsigned> keys(key_[0].get(), key_[1].get());
     cub::DoubleBuffer<int>      rows(row_[0].get(), row_[1].get());
-    SortKeyKernel<<<Blocks(nrows_), kThreads, 0, stream_>>>(nrows_, maxlen_, key_[0].get(), row_[0].get());
+    SortKeyKernel<<<JaggedBlocks(nrows_, kThreads), kThreads, 0, stream_>>>(nrows_, maxlen_, key_[0].get(), row_[0].get());
     JAGGED_CUDA_TRY(cudaGetLastError());
     JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, rows, nrows_, 0, end_bit, stream_); }, stream_));
     key_sorted_ = keys.Current();
@@ -258,8 +255,8 @@ public:
 
     JAGGED_CUDA_TRY(long_scan_.Allocate(static_cast<size_t>(nrows_) + 1));
     JAGGED_CUDA_TRY(chunk_scan_.Allocate(nchunk_items));
-    if (nrows_ > 0) SplitKernel<<<Blocks(nrows_), kThreads, 0, stream_>>>(nrows_, key_sorted_, maxlen_, f->long_threshold, scalars_.get());
-    LongLengthKernel<<<Blocks(nrows_ + 1LL), kThreads, 0, stream_>>>(nrows_, nchunk_items, key_sorted_, maxlen_, scalars_.get(), long_scan_.get(), chunk_scan_.get());
+    if (nrows_ > 0) SplitKernel<<<JaggedBlocks(nrows_, kThreads), kThreads, 0, stream_>>>(nrows_, key_sorted_, maxlen_, f->long_threshold, scalars_.get());
+    LongLengthKernel<<<JaggedBlocks(nrows_ + 1LL, kThreads), kThreads, 0, stream_>>>(nrows_, nchunk_items, key_sorted_, maxlen_, scalars_.get(), long_scan_.get(), chunk_scan_.get());
     JAGGED_CUDA_TRY(cudaGetLastError());
     JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, long_scan_.get(), nrows_ + 1, stream_); }, stream_));
     JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, chunk_scan_.get(), nchunk_items, stream_); }, stream_));
@@ -282,7 +279,7 @@ public:
 
     JAGGED_CUDA_TRY(count_.Allocate(f->ndiag));
     if (f->ndiag > 0) {
-      CountKernel<<<Blocks(f->ndiag), kThreads, 0, stream_>>>(f->ndiag, f->nsorted, f->nlong, key_sorted_, maxlen_, count_.get());
+      CountKernel<<<JaggedBlocks(f->ndiag, kThreads), kThreads, 0, stream_>>>(f->ndiag, f->nsorted, f->nlong, key_sorted_, maxlen_, count_.get());
       JAGGED_CUDA_TRY(cudaGetLastError());
       JAGGED_CUDA_TRY(cudaMemcpyAsync(count.data(), count_.get(), count.size() * sizeof(int), cudaMemcpyDeviceToHost, stream_));
       JAGGED_CUDA_TRY(cudaStreamSynchronize(stream_));
@@ -302,10 +299,10 @@ public:
 
     JAGGED_CUDA_TRY(DeviceFormatAllocate(size, d, a));
     JAGGED_CUDA_TRY(cudaMemcpyAsync(a[2], diagstart.data(), diagstart.size() * sizeof(int), cudaMemcpyHostToDevice, stream_));
-    if (f.nsorted > 0) SortedRowKernel<<<Blocks(f.nsorted), kThreads, 0, stream_>>>(f.nsorted, f.nlong, f.block_rows, key_sorted_, maxlen_, order_, a[0], a[1]);
-    if (f.nstored > 0) JaggedSlotKernel<<<Blocks(f.nstored), kThreads, 0, stream_>>>(f.nstored, f.ndiag, a[2], count_.get(), f.nlong, order_, rowptr_, colidx_, a[3], a[8]);
-    LongRowKernel<<<Blocks(f.nlong + 1LL), kThreads, 0, stream_>>>(f.nlong, f.nlong_block, order_, long_scan_.get(), chunk_scan_.get(), a[4], a[5], a[7]);
-    if (f.long_nnz > 0) LongSlotKernel<<<Blocks(f.long_nnz), kThreads, 0, stream_>>>(f.long_nnz, f.nlong, a[4], a[5], rowptr_, colidx_, a[6], a[8] + f.nstored);
+    if (f.nsorted > 0) SortedRowKernel<<<JaggedBlocks(f.nsorted, kThreads), kThreads, 0, stream_>>>(f.nsorted, f.nlong, f.block_rows, key_sorted_, maxlen_, order_, a[0], a[1]);
+    if (f.nstored > 0) JaggedSlotKernel<<<JaggedBlocks(f.nstored, kThreads), kThreads, 0, stream_>>>(f.nstored, f.ndiag, a[2], count_.get(), f.nlong, order_, rowptr_, colidx_, a[3], a[8]);
+    LongRowKernel<<<JaggedBlocks(f.nlong + 1LL, kThreads), kThreads, 0, stream_>>>(f.nlong, f.nlong_block, order_, long_scan_.get(), chunk_scan_.get(), a[4], a[5], a[7]);
+    if (f.long_nnz > 0) LongSlotKernel<<<JaggedBlocks(f.long_nnz, kThreads), kThreads, 0, stream_>>>(f.long_nnz, f.nlong, a[4], a[5], rowptr_, colidx_, a[6], a[8] + f.nstored);
     JAGGED_CUDA_TRY(cudaGetLastError());
     DeviceFormatSetSizes(f, nchunks_, diagstart, d);
     return cudaSuccess;

@@ -2,6 +2,7 @@
 #include <petscjagged/private/jaggeddevicescalar.cuh>
 
 #include <algorithm>
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 namespace jagged {
 namespace gpu {
@@ -198,10 +199,6 @@ __global__ void __launch_bounds__(kRowThreads) ScaleKernel(int nslots, M *vals, 
   if (s < static_cast<unsigned>(nslots)) vals[s] = MulAdd(vals[s], alpha, M(0));
 }
 
-unsigned BlocksFor(long long n, int per_block)
-{
-  return static_cast<unsigned>((n + per_block - 1) / per_block);
-}
 
 JaggedArrays JaggedArraysOf(const DeviceFormat &d)
 {
@@ -226,7 +223,7 @@ cudaError_t LaunchJaggedRowsWith(const DeviceFormat &d, const M *vals, const Ter
   if (w && w == y) a.nsorted = d.nnonempty;
   if (a.nsorted == 0) return cudaSuccess;
   if constexpr (N > 0) std::copy(d.diagstart_host.begin(), d.diagstart_host.begin() + d.ndiag, table.start);
-  JaggedRowKernel<N><<<BlocksFor(a.nsorted, kRowThreads), kRowThreads, 0, stream>>>(table, a, vals, term, w, y);
+  JaggedRowKernel<N><<<JaggedBlocks(a.nsorted, kRowThreads), kRowThreads, 0, stream>>>(table, a, vals, term, w, y);
   return cudaGetLastError();
 }
 
@@ -251,10 +248,10 @@ cudaError_t LaunchLongRows(const DeviceFormat &d, const M *vals, const Term &ter
   const int        nwarp_rows = d.nlong - d.nlong_block;
 
   if (d.nlong_block > 0) {
-    LongInitKernel<<<BlocksFor(d.nlong_block, kRowThreads), kRowThreads, 0, stream>>>(d.long_rows, d.nlong_block, w, y);
+    LongInitKernel<<<JaggedBlocks(d.nlong_block, kRowThreads), kRowThreads, 0, stream>>>(d.long_rows, d.nlong_block, w, y);
     LongChunkKernel<<<d.nchunks, kLongThreads, 0, stream>>>(l, d.nlong_block, vals + d.nstored, term, y);
   }
-  if (nwarp_rows > 0) LongRowKernel<<<BlocksFor(nwarp_rows, kWarpsPerBlock), kLongThreads, 0, stream>>>(l, d.nlong_block, nwarp_rows, vals + d.nstored, term, w, y);
+  if (nwarp_rows > 0) LongRowKernel<<<JaggedBlocks(nwarp_rows, kWarpsPerBlock), kLongThreads, 0, stream>>>(l, d.nlong_block, nwarp_rows, vals + d.nstored, term, w, y);
   return cudaGetLastError();
 }
 
@@ -277,9 +274,9 @@ cudaError_t MultTransposeRows(const DeviceFormat &d, const M *vals, const V *x, 
   if (!w) err = cudaMemsetAsync(y, 0, sizeof(V) * d.ncols, stream);
   else if (w != y) err = cudaMemcpyAsync(y, w, sizeof(V) * d.ncols, cudaMemcpyDeviceToDevice, stream);
   if (err != cudaSuccess) return err;
-  if (d.nsorted > 0) JaggedTransposeKernel<<<BlocksFor(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(JaggedArraysOf(d), vals, x, y);
+  if (d.nsorted > 0) JaggedTransposeKernel<<<JaggedBlocks(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(JaggedArraysOf(d), vals, x, y);
   if (d.nlong_block > 0) LongTransposeChunkKernel<<<d.nchunks, kLongThreads, 0, stream>>>(l, d.nlong_block, vals + d.nstored, x, y);
-  if (nwarp_rows > 0) LongTransposeKernel<<<BlocksFor(nwarp_rows, kWarpsPerBlock), kLongThreads, 0, stream>>>(l, d.nlong_block, nwarp_rows, vals + d.nstored, x, y);
+  if (nwarp_rows > 0) LongTransposeKernel<<<JaggedBlocks(nwarp_rows, kWarpsPerBlock), kLongThreads, 0, stream>>>(l, d.nlong_block, nwarp_rows, vals + d.nstored, x, y);
   return cudaGetLastError();
 }
 
@@ -393,7 +390,7 @@ template <typename CsrT, typename MatT>
 cudaError_t RefreshValues(const DeviceFormat &d, const CsrT csr_vals[], MatT vals[], cudaStream_t stream)
 {
   if (d.nslots == 0) return cudaSuccess;
-  RefreshKernel<<<BlocksFor(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, d.valmap, Device(csr_vals), Device(vals));
+  RefreshKernel<<<JaggedBlocks(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, d.valmap, Device(csr_vals), Device(vals));
   return cudaGetLastError();
 }
 
@@ -411,7 +408,7 @@ template <typename MatT>
 cudaError_t Scale(const DeviceFormat &d, MatT vals[], MatT alpha, cudaStream_t stream)
 {
   if (d.nslots == 0) return cudaSuccess;
-  ScaleKernel<<<BlocksFor(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, Device(vals), *Device(&alpha));
+  ScaleKernel<<<JaggedBlocks(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, Device(vals), *Device(&alpha));
   return cudaGetLastError();
 }
 

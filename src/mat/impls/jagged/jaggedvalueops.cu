@@ -1,5 +1,6 @@
 #include <petscjagged/private/jaggedvalueops.cuh>
 #include <petscjagged/private/jaggeddevicescalar.cuh>
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 namespace jagged {
 namespace gpu {
@@ -8,10 +9,6 @@ namespace {
 
 constexpr int kThreads = 128;
 
-unsigned Blocks(long long n)
-{
-  return static_cast<unsigned>((n + kThreads - 1) / kThreads);
-}
 
 template <typename T>
 DeviceScalar<T> *Dev(T *p)
@@ -89,7 +86,7 @@ cudaError_t Shift(const DeviceFormat &d, MatT vals[], MatT alpha, cudaStream_t s
 {
   const int n = d.nsorted + d.nlong;
   if (n == 0) return cudaSuccess;
-  ShiftKernel<<<Blocks(n), kThreads, 0, stream>>>(SlotsOf(d), Dev(vals), *Dev(&alpha));
+  ShiftKernel<<<JaggedBlocks(n, kThreads), kThreads, 0, stream>>>(SlotsOf(d), Dev(vals), *Dev(&alpha));
   return cudaGetLastError();
 }
 
@@ -98,7 +95,7 @@ cudaError_t DiagonalScale(const DeviceFormat &d, MatT vals[], const MatT l[], co
 {
   const int n = d.nsorted + d.nlong;
   if (n == 0) return cudaSuccess;
-  DiagonalScaleKernel<<<Blocks(n), kThreads, 0, stream>>>(SlotsOf(d), Dev(vals), Dev(l), Dev(r));
+  DiagonalScaleKernel<<<JaggedBlocks(n, kThreads), kThreads, 0, stream>>>(SlotsOf(d), Dev(vals), Dev(l), Dev(r));
   return cudaGetLastError();
 }
 
@@ -106,7 +103,7 @@ template <typename MatT>
 cudaError_t AXPY(int n, MatT y[], MatT alpha, const MatT x[], cudaStream_t stream)
 {
   if (n == 0) return cudaSuccess;
-  AXPYKernel<<<Blocks(n), kThreads, 0, stream>>>(n, Dev(y), *Dev(&alpha), Dev(x));
+  AXPYKernel<<<JaggedBlocks(n, kThreads), kThreads, 0, stream>>>(n, Dev(y), *Dev(&alpha), Dev(x));
   return cudaGetLastError();
 }
 
@@ -114,7 +111,7 @@ template <typename From, typename To>
 cudaError_t Convert(int n, const From src[], To dst[], cudaStream_t stream)
 {
   if (n == 0) return cudaSuccess;
-  ConvertKernel<<<Blocks(n), kThreads, 0, stream>>>(n, Dev(src), Dev(dst));
+  ConvertKernel<<<JaggedBlocks(n, kThreads), kThreads, 0, stream>>>(n, Dev(src), Dev(dst));
   return cudaGetLastError();
 }
 

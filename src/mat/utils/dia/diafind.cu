@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <petscjagged/private/diafind.h>
 #include <petscbt.h>
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 namespace {
 
@@ -20,10 +21,6 @@ __global__ void CollectKernel(long long nwords, long long bias, const unsigned *
   }
 }
 
-unsigned Blocks(long long n)
-{
-  return (unsigned)std::max(1LL, std::min((n + 255) / 256, 2048LL));
-}
 
 } // namespace
 
@@ -39,7 +36,7 @@ PetscErrorCode MatDIACollectDiagonals(long long nbits, long long bias, const uns
   PetscFunctionBegin;
   PetscCallCUDA(cudaMallocAsync((void **)&found, sizeof(h), stream));
   PetscCallCUDA(cudaMemsetAsync(found, 0, sizeof(int), stream));
-  CollectKernel<<<Blocks(nwords), 256, 0, stream>>>(nwords, bias, bits, found);
+  CollectKernel<<<JaggedBlocks(nwords, 256, 2048), 256, 0, stream>>>(nwords, bias, bits, found);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(h, found, sizeof(h), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaFreeAsync(found, stream));

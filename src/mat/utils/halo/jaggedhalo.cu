@@ -12,6 +12,7 @@
 #include <petscjagged/private/jaggednccl.h>
 #include <petscjagged/private/jaggedhaloipc.h>
 #include <cstdint>
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 struct _n_JaggedHalo {
   MPI_Comm     comm;
@@ -65,7 +66,7 @@ PetscErrorCode JaggedHaloMove(bool gather, bool device, PetscInt n, const PetscI
   PetscFunctionBegin;
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   if (device) {
-    const unsigned blocks = (unsigned)PetscMin((n + 255) / 256, (PetscInt)4096);
+    const unsigned blocks = JaggedBlocks(n, 256, 4096);
 
     if (gather) HaloGatherKernel<T><<<blocks, 256, 0, stream>>>(n, didx, s, d);
     else HaloScatterKernel<T><<<blocks, 256, 0, stream>>>(n, didx, s, d);
@@ -437,7 +438,7 @@ static PetscErrorCode JaggedHaloAdd(JaggedHalo h, const char *src, void *roots, 
 
   PetscFunctionBegin;
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
-  HaloAddKernel<<<(unsigned)PetscMin((n + 255) / 256, (PetscInt)4096), 256, 0, stream>>>(n, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(src), static_cast<double *>(roots));
+  HaloAddKernel<<<JaggedBlocks(n, 256, 4096), 256, 0, stream>>>(n, (int)(sizeof(PetscScalar) / sizeof(double)), h->dsendidx, reinterpret_cast<const double *>(src), static_cast<double *>(roots));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -193,7 +193,7 @@ PetscErrorCode MatPowersDIAScale(MatPowers mpk, PetscInt m, Vec dinv)
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCall(VecCUDAGetArrayRead(dinv, &d));
-    DIAScaleKernel<<<MatDIABlocks(m), 256, 0, stream>>>(m, MatPowersToOffsets(mpk), reinterpret_cast<const MatDIADS *>(d), left, reinterpret_cast<MatDIADS *>(mpk->dia));
+    DIAScaleKernel<<<JaggedBlocks(m, 256, MAT_DIA_MAX_BLOCKS), 256, 0, stream>>>(m, MatPowersToOffsets(mpk), reinterpret_cast<const MatDIADS *>(d), left, reinterpret_cast<MatDIADS *>(mpk->dia));
     PetscCallCUDA(cudaGetLastError());
     PetscCall(VecCUDARestoreArrayRead(dinv, &d));
   } else {
@@ -237,7 +237,7 @@ PetscErrorCode MatPowersDIAStep(MatPowers mpk, PetscInt m, Vec X, Vec Z, PetscSc
     if (Z) PetscCall(VecCUDAGetArrayRead(Z, &z));
     PetscCall(VecCUDAGetArrayWrite(Y, &y));
     PetscCall(PetscLogGpuTimeBegin());
-    DIAPowerKernel<<<MatDIABlocks(m), 256, 0, stream>>>(m, o, reinterpret_cast<const MatDIADS *>(mpk->dia), reinterpret_cast<const MatDIADS *>(x), reinterpret_cast<const MatDIADS *>(z), *reinterpret_cast<const MatDIADS *>(&r), *reinterpret_cast<const MatDIADS *>(&c), reinterpret_cast<MatDIADS *>(y));
+    DIAPowerKernel<<<JaggedBlocks(m, 256, MAT_DIA_MAX_BLOCKS), 256, 0, stream>>>(m, o, reinterpret_cast<const MatDIADS *>(mpk->dia), reinterpret_cast<const MatDIADS *>(x), reinterpret_cast<const MatDIADS *>(z), *reinterpret_cast<const MatDIADS *>(&r), *reinterpret_cast<const MatDIADS *>(&c), reinterpret_cast<MatDIADS *>(y));
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(VecCUDARestoreArrayWrite(Y, &y));

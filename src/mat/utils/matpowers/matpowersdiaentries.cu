@@ -49,9 +49,9 @@ static PetscErrorCode MatPowersVisitOwn(MatPowers mpk, Mat Ad, Mat Ao, const Pet
   if (*ok) {
     const PetscInt nd = MatDIAEntriesThreads(ed), no = MatDIAEntriesThreads(eo);
 
-    if (nd) MatDIAVisitKernel<<<MatDIABlocks(nd), 256, 0, stream>>>(ed, rstart, op);
+    if (nd) MatDIAVisitKernel<<<JaggedBlocks(nd, 256, MAT_DIA_MAX_BLOCKS), 256, 0, stream>>>(ed, rstart, op);
     PetscCallCUDA(cudaGetLastError());
-    if (no) MatDIAVisitKernel<<<MatDIABlocks(no), 256, 0, stream>>>(eo, rstart, op);
+    if (no) MatDIAVisitKernel<<<JaggedBlocks(no, 256, MAT_DIA_MAX_BLOCKS), 256, 0, stream>>>(eo, rstart, op);
     PetscCallCUDA(cudaGetLastError());
   }
   if (dgarray) PetscCallCUDA(cudaFreeAsync(dgarray, stream));

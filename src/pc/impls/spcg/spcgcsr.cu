@@ -59,7 +59,7 @@ __global__ void CSRMultKernel(int n, const int *ia, const int *ja, const int *ro
 template <int VS>
 void LaunchMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const int *stopped, const S *p, D *dot, cudaStream_t stream)
 {
-  CSRMultKernel<VS><<<BlocksFor(c.nrows * VS), kThreads, 0, stream>>>((int)c.nrows, c.i, c.j, c.rows, reinterpret_cast<const S *>(c.a), x, add, y, stopped, p, dot);
+  CSRMultKernel<VS><<<JaggedBlocks(c.nrows * VS, kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)c.nrows, c.i, c.j, c.rows, reinterpret_cast<const S *>(c.a), x, add, y, stopped, p, dot);
 }
 
 } // namespace
@@ -186,7 +186,7 @@ PetscErrorCode PCSPCGCSRCreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
     PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(c->nnz, 1)));
     c->store = NULL;
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    RoundKernel<<<(unsigned)PetscMin(PetscMax((c->nnz + kThreads - 1) / kThreads, 1), 65535), kThreads, 0, stream>>>(c->nnz, reinterpret_cast<const D *>(da), reinterpret_cast<S *>(c->a));
+    RoundKernel<<<JaggedBlocks(c->nnz, kThreads, 65535), kThreads, 0, stream>>>(c->nnz, reinterpret_cast<const D *>(da), reinterpret_cast<S *>(c->a));
     PetscCallCUDA(cudaGetLastError());
   } else { /* host indices as they are */
     const PetscScalar *aa;
@@ -266,15 +266,15 @@ PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PCSPCGBlock *t)
     rowof = work + 2 * (size_t)nnz;
     seq   = work + 3 * (size_t)nnz;
     temp  = work + 4 * (size_t)nnz;
-    SequenceKernel<<<BlocksFor(nnz), kThreads, 0, stream>>>(nnz, seq);
+    SequenceKernel<<<JaggedBlocks(nnz, kThreads, kMaxBlocks), kThreads, 0, stream>>>(nnz, seq);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(temp, bytes, reinterpret_cast<const unsigned *>(c->j), keys, seq, perm, nnz, 0, endbit, stream)); /* perm: the entries in column order (stable) */
-    ColumnCountKernel<<<BlocksFor(nnz), kThreads, 0, stream>>>(nnz, c->j, d);
+    ColumnCountKernel<<<JaggedBlocks(nnz, kThreads, kMaxBlocks), kThreads, 0, stream>>>(nnz, c->j, d);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cub::DeviceScan::InclusiveSum(temp, bytes, d, nt + 1, stream)); /* t's row offsets */
-    RowOfKernel<<<BlocksFor(c->nrows), kThreads, 0, stream>>>((int)c->nrows, c->i, c->rows, rowof);
+    RowOfKernel<<<JaggedBlocks(c->nrows, kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)c->nrows, c->i, c->rows, rowof);
     PetscCallCUDA(cudaGetLastError());
-    TransposeGatherKernel<<<BlocksFor(nnz), kThreads, 0, stream>>>(nnz, perm, rowof, reinterpret_cast<const S *>(c->a), d + nt + 1, reinterpret_cast<S *>(t->a));
+    TransposeGatherKernel<<<JaggedBlocks(nnz, kThreads, kMaxBlocks), kThreads, 0, stream>>>(nnz, perm, rowof, reinterpret_cast<const S *>(c->a), d + nt + 1, reinterpret_cast<S *>(t->a));
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cudaFreeAsync(work, stream));
   }

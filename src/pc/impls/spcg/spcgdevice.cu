@@ -277,12 +277,12 @@ static PetscErrorCode PCSPCGDeviceInnerPC(PC pc, PetscInt k, cudaStream_t stream
 
   PetscFunctionBegin;
   PetscCall(VecCUDAGetArrayWrite(s->wr, &rd));
-  ToDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->r, reinterpret_cast<D *>(rd));
+  ToDoubleKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, d->r, reinterpret_cast<D *>(rd));
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(s->wr, &rd));
   PetscCall(PCSPCGApplyOther(pc));
   PetscCall(VecCUDAGetArrayRead(s->wz, &zd));
-  FromDoubleKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(zd), d->r, d->z, k || s->cont ? nullptr : d->p, d->steps + k);
+  FromDoubleKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(zd), d->r, d->z, k || s->cont ? nullptr : d->p, d->steps + k);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(s->wz, &zd));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -297,7 +297,7 @@ static PetscErrorCode PCSPCGDeviceVCycle(PC pc, PetscInt k, cudaStream_t stream)
 
   PetscFunctionBegin;
   PetscCall(PCSPCGMGApplyDevice(s->mg, reinterpret_cast<PetscJaggedScalarSingle *>(d->r), reinterpret_cast<PetscJaggedScalarSingle *>(d->z), &d->status->stopped, stream));
-  VCycleDotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->r, d->z, k || s->cont ? nullptr : d->p, d->steps + k, d->status);
+  VCycleDotKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, d->r, d->z, k || s->cont ? nullptr : d->p, d->steps + k, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -340,11 +340,11 @@ static PetscErrorCode PCSPCGDeviceIteration(PC pc, PetscInt k, cudaStream_t stre
   } else {
     if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
     else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));
-    DotKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
+    DotKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, d->p, d->q, d->steps + k, d->status);
     PetscCallCUDA(cudaGetLastError());
   }
   if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k, offsetof(Step, pq), 1, stream));
-  UpdateKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other || vcycle, d->steps, d->status);
+  UpdateKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, (int)k, d->x, d->r, d->z, d->p, d->q, dinv, other || vcycle, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   if (sync && !(PetscRealPart(d->hstep->pq) > 0)) PetscFunctionReturn(PETSC_SUCCESS);
   if (k + 1 == s->max_it) PetscFunctionReturn(PETSC_SUCCESS);
@@ -364,7 +364,7 @@ static PetscErrorCode PCSPCGDeviceIteration(PC pc, PetscInt k, cudaStream_t stre
     if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
     if (s->mg->hstop && *s->mg->hstop) PetscFunctionReturn(PETSC_SUCCESS); /* its coarse solve crossed the host, which saw the loop stopped */
   } else if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 2, stream)); /* r'r: the floor may stop the loop */
-  DirectionKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
+  DirectionKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   if (sync && !other && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->hstop) {
@@ -440,7 +440,7 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream, bool ca
   else if (s->mg) PetscCall(PCSPCGDeviceVCycle(pc, 0, stream));
   if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, 0, sums, s->cont ? 2 : 1, stream));
   if (s->cont) {
-    ContinueKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, d->z, d->p, d->steps, d->status);
+    ContinueKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, d->z, d->p, d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
     FirstRzKernel<<<1, 1, 0, stream>>>(d->steps, d->status);
     PetscCallCUDA(cudaGetLastError());
@@ -614,7 +614,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA(cudaMemsetAsync(d->steps, 0, sizeof(Step) * (s->max_it + 1), stream));
   PetscCall(VecCUDAGetArrayRead(rv, &ra));
-  StartKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->diag ? d->dinv : nullptr, s->other || s->mg, (bool)s->cont, (double)tol2,
+  StartKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, reinterpret_cast<const D *>(ra), 1.0 / (double)rnorm, d->x, d->r, d->z, d->p, s->diag ? d->dinv : nullptr, s->other || s->mg, (bool)s->cont, (double)tol2,
                                                       s->rnormlast > 0 ? (double)(rnorm / s->rnormlast) : 0.0, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayRead(rv, &ra));
@@ -625,7 +625,7 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   if (d->graph) PetscCallCUDA(cudaGraphLaunch(d->exec, stream));
   else PetscCall(PCSPCGDeviceIterations(pc, stream, false));
   PetscCall(VecCUDAGetArrayWrite(zv, &za));
-  FinishKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, (int)s->max_it, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->steps, d->status);
+  FinishKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, (int)s->max_it, reinterpret_cast<D *>(za), (double)rnorm, d->x, d->z, d->steps, d->status);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(VecCUDARestoreArrayWrite(zv, &za));
   PetscCall(PetscLogGpuTimeEnd());

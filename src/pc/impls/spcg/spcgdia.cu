@@ -100,7 +100,7 @@ static PetscErrorCode PCSPCGDIAVisitOffsets(const MatDIAEntries &e, PetscInt m, 
   op.bias = m - 1;
   PetscCallCUDA(cudaMallocAsync((void **)&op.bits, sizeof(unsigned) * nwords, stream));
   PetscCallCUDA(cudaMemsetAsync(op.bits, 0, sizeof(unsigned) * nwords, stream));
-  if (MatDIAEntriesThreads(e)) MatDIAVisitKernel<<<MatDIABlocks(MatDIAEntriesThreads(e)), 256, 0, stream>>>(e, 0, op);
+  if (MatDIAEntriesThreads(e)) MatDIAVisitKernel<<<JaggedBlocks(MatDIAEntriesThreads(e), 256, MAT_DIA_MAX_BLOCKS), 256, 0, stream>>>(e, 0, op);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatDIACollectDiagonals(nbits, op.bias, op.bits, stream, ndiag, offset));
   PetscCallCUDA(cudaFreeAsync(op.bits, stream));
@@ -141,7 +141,7 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
       PetscCallCUDA(cudaMemsetAsync(c->a, 0, sizeof(S) * ndiag * m, stream));
       const FillOp op = {ToOffsets(*c), (int)m, reinterpret_cast<S *>(c->a)};
 
-      MatDIAVisitKernel<<<MatDIABlocks(MatDIAEntriesThreads(e)), 256, 0, stream>>>(e, 0, op);
+      MatDIAVisitKernel<<<JaggedBlocks(MatDIAEntriesThreads(e), 256, MAT_DIA_MAX_BLOCKS), 256, 0, stream>>>(e, 0, op);
       PetscCallCUDA(cudaGetLastError());
     } else {
       PetscCall(PetscCalloc1(ndiag * m, &c->a));
@@ -157,7 +157,7 @@ static PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *c, const PetscJagge
 {
   PetscFunctionBegin;
   PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A DIA block is a diagonal block: y = A x, p = x");
-  DIAMultKernel<<<BlocksFor(c->nrows), kThreads, 0, stream>>>((int)c->nrows, (int)c->ncols, ToOffsets(*c), reinterpret_cast<const S *>(c->a), reinterpret_cast<const S *>(x), reinterpret_cast<S *>(y), stopped, reinterpret_cast<D *>(dot));
+  DIAMultKernel<<<JaggedBlocks(c->nrows, kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)c->nrows, (int)c->ncols, ToOffsets(*c), reinterpret_cast<const S *>(c->a), reinterpret_cast<const S *>(x), reinterpret_cast<S *>(y), stopped, reinterpret_cast<D *>(dot));
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -128,7 +128,7 @@ static PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJa
   PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x, p = x");
   PetscCallCUDA(jagged::gpu::Mult(*c->jagged->dformat, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y), stream));
   if (dot) {
-    DotAddKernel<<<BlocksFor(c->nrows), kThreads, 0, stream>>>((int)c->nrows, reinterpret_cast<const S *>(x), reinterpret_cast<const S *>(y), stopped, reinterpret_cast<D *>(dot));
+    DotAddKernel<<<JaggedBlocks(c->nrows, kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)c->nrows, reinterpret_cast<const S *>(x), reinterpret_cast<const S *>(y), stopped, reinterpret_cast<D *>(dot));
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);

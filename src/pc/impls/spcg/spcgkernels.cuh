@@ -7,6 +7,7 @@
 #include <petscjagged/private/spcgimpl.h>
 #include <petscjagged/private/seqjagged.h>
 #include <petscjagged/private/jaggeddevicescalar.cuh>
+#include <petscjagged/private/jaggedlaunch.cuh>
 
 
 namespace { /* each translation unit its own copy: device code is not linked across them */
@@ -101,11 +102,7 @@ inline PetscErrorCode DeviceCSR(Mat B, const PetscInt **di, const PetscInt **dj,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* blocks of kThreads for a grid-stride loop over n entries: enough to fill the GPU, few enough for the atomics of BlockSumTo() */
+/* at most this many blocks of kThreads for a grid-stride loop (JaggedBlocks()): enough to fill the GPU, few enough for the atomics of BlockSumTo() */
 constexpr int kMaxBlocks = 2048;
-inline unsigned BlocksFor(PetscInt n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + kThreads - 1) / kThreads, (PetscInt)kMaxBlocks));
-}
 
 } // namespace

@@ -172,7 +172,7 @@ static PetscErrorCode PCSPCGMGResidualDevice(const PCSPCGMGLevel *lv, const Pets
 
   PetscFunctionBegin;
   PetscCall(PCSPCGDistMatMultDevice(lv->opp, x, PETSC_FALSE, r, stopped, NULL, stream));
-  ResidualKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<const S *>(lv->b), reinterpret_cast<S *>(r), stopped);
+  ResidualKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, reinterpret_cast<const S *>(lv->b), reinterpret_cast<S *>(r), stopped);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -191,7 +191,7 @@ static PetscErrorCode PCSPCGMGChebyshevDevice(PCSPCGMGLevel *lv, const PCSPCGMGS
   PetscFunctionBegin;
   if (!sm->its) PetscFunctionReturn(PETSC_SUCCESS);
   if (!zero) PetscCall(PCSPCGMGResidualDevice(lv, lv->x, lv->r, stopped, stream));
-  ChebyshevFirstKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, s, dinv, zero ? reinterpret_cast<const S *>(lv->b) : r, p[km1], p[k], stopped);
+  ChebyshevFirstKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, s, dinv, zero ? reinterpret_cast<const S *>(lv->b) : r, p[km1], p[k], stopped);
   PetscCallCUDA(cudaGetLastError());
   for (PetscInt it = 1; it < sm->its; it++) {
     PetscReal omega;
@@ -200,7 +200,7 @@ static PetscErrorCode PCSPCGMGChebyshevDevice(PCSPCGMGLevel *lv, const PCSPCGMGS
     c[kp1] = 2.0 * mu * c[k] - c[km1];
     omega  = omegaprod * c[k] / c[kp1];
     PetscCall(PCSPCGMGResidualDevice(lv, reinterpret_cast<PetscJaggedScalarSingle *>(p[k]), lv->r, stopped, stream));
-    ChebyshevKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, S((float)(1.0 - omega)), S((float)(omega)), S((float)(omega * scale)), dinv, r, p[km1], p[k], p[kp1], stopped);
+    ChebyshevKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, S((float)(1.0 - omega)), S((float)(omega)), S((float)(omega * scale)), dinv, r, p[km1], p[k], p[kp1], stopped);
     PetscCallCUDA(cudaGetLastError());
     t   = km1;
     km1 = k;
@@ -208,7 +208,7 @@ static PetscErrorCode PCSPCGMGChebyshevDevice(PCSPCGMGLevel *lv, const PCSPCGMGS
     kp1 = t;
   }
   if (k) {
-    CopyKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, p[k], p[0], stopped);
+    CopyKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, p[k], p[0], stopped);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -226,7 +226,7 @@ static PetscErrorCode PCSPCGMGRichardsonDevice(PCSPCGMGLevel *lv, const PCSPCGMG
 
     if (it == 0 && zero) r = lv->b;
     else PetscCall(PCSPCGMGResidualDevice(lv, lv->x, lv->r, stopped, stream));
-    RichardsonKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, s, reinterpret_cast<const S *>(sm->dinv), reinterpret_cast<const S *>(r), reinterpret_cast<S *>(lv->x), stopped);
+    RichardsonKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, s, reinterpret_cast<const S *>(sm->dinv), reinterpret_cast<const S *>(r), reinterpret_cast<S *>(lv->x), stopped);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -292,13 +292,13 @@ PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG mg, const PetscJaggedScalarSingle r[
 
   PetscFunctionBegin;
   PetscCheck(mg->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The image is not in device memory");
-  CopyKernel<<<BlocksFor(nf), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(r), reinterpret_cast<S *>(mg->level[L - 1].b), stopped);
+  CopyKernel<<<JaggedBlocks(nf, kThreads, kMaxBlocks), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(r), reinterpret_cast<S *>(mg->level[L - 1].b), stopped);
   PetscCallCUDA(cudaGetLastError());
   for (PetscInt l = L - 1; l > 0; l--) {
     PCSPCGMGLevel *lv = &mg->level[l], *lc = &mg->level[l - 1];
     const int      n = (int)lv->n;
 
-    ZeroKernel<<<BlocksFor(n), kThreads, 0, stream>>>(n, reinterpret_cast<S *>(lv->x), stopped);
+    ZeroKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, reinterpret_cast<S *>(lv->x), stopped);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PCSPCGMGSmoothDevice(lv, &lv->down, PETSC_TRUE, stopped, stream));
     PetscCall(PCSPCGMGResidualDevice(lv, lv->x, lv->r, stopped, stream));
@@ -311,7 +311,7 @@ PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG mg, const PetscJaggedScalarSingle r[
     PetscCall(PCSPCGDistMatMultDevice(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x, stopped, NULL, stream));
     PetscCall(PCSPCGMGSmoothDevice(lv, &lv->up, PETSC_FALSE, stopped, stream));
   }
-  CopyKernel<<<BlocksFor(nf), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(mg->level[L - 1].x), reinterpret_cast<S *>(z), stopped);
+  CopyKernel<<<JaggedBlocks(nf, kThreads, kMaxBlocks), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(mg->level[L - 1].x), reinterpret_cast<S *>(z), stopped);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -325,7 +325,7 @@ PetscErrorCode PCSPCGMGToSingleDevice(PetscInt n, const PetscScalar x[], PetscJa
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMalloc((void **)a, sizeof(PetscJaggedScalarSingle) * PetscMax(n, 1)));
   if (n) {
-    ToSingleKernel<<<BlocksFor(n), kThreads, 0, stream>>>((size_t)n, reinterpret_cast<const D *>(x), reinterpret_cast<S *>(*a));
+    ToSingleKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>((size_t)n, reinterpret_cast<const D *>(x), reinterpret_cast<S *>(*a));
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -358,16 +358,16 @@ PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt N, const PetscScalar a[], Pets
   PetscCallCUDA(cudaMemsetAsync(dsingular, 0, sizeof(int), stream));
   for (PetscInt k = 0; k < N; k++) {
     GaussJordanPivotKernel<<<1, kThreads, 0, stream>>>((int)N, (int)k, da, col, row, perm, dsingular);
-    GaussJordanUpdateKernel<<<BlocksFor((PetscInt)PetscMin(nn, (size_t)PETSC_INT_MAX)), kThreads, 0, stream>>>((int)N, (int)k, da, col, row, dsingular);
+    GaussJordanUpdateKernel<<<JaggedBlocks((PetscInt)PetscMin(nn, (size_t)PETSC_INT_MAX), kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)N, (int)k, da, col, row, dsingular);
   }
-  GaussJordanUnscrambleKernel<<<BlocksFor(N), kThreads, 0, stream>>>((int)N, da, perm, dsingular);
+  GaussJordanUnscrambleKernel<<<JaggedBlocks(N, kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)N, da, perm, dsingular);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&hsingular, dsingular, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   *singular = (PetscBool)(hsingular != 0);
   if (!*singular) {
     PetscCallCUDA(cudaMalloc((void **)inv, sizeof(PetscJaggedScalarSingle) * PetscMax((size_t)n * N, (size_t)1)));
-    ToSingleKernel<<<BlocksFor(n * N), kThreads, 0, stream>>>((size_t)n * N, da + (size_t)rstart * N, reinterpret_cast<S *>(*inv));
+    ToSingleKernel<<<JaggedBlocks(n * N, kThreads, kMaxBlocks), kThreads, 0, stream>>>((size_t)n * N, da + (size_t)rstart * N, reinterpret_cast<S *>(*inv));
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuFlops(2.0 * N * N * N));
   }
