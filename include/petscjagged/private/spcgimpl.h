@@ -97,8 +97,8 @@ typedef struct {
 
 /*
   The single-precision image of a set-up PCMG (PCGAMG) hierarchy whose V-cycle is PCSPCG's inner preconditioner
-  (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmghost.c: the V-cycle on the host, the twin of
-  spcgmgdevice.cu's on the device, whose image keeps its arrays in device memory)
+  (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmgcycle.c: the V-cycle, over the level operations of
+  the host, spcgmghost.c, or of the device, spcgmgdevice.cu, whose image keeps its arrays in device memory)
 */
 #define PCSPCG_MG_DENSE_MAX 2000 /* largest coarse problem inverted densely by default (-pc_spcg_mg_dense_max) */
 
@@ -154,6 +154,37 @@ struct _n_PCSPCGMG {
   PetscLogDouble           flops;   /* of one V-cycle */
   size_t                   bytes;   /* of the image: matrices, inverse diagonals, coarse inverse */
 };
+
+/*
+  The level operations of a V-cycle of the image (spcgmgcycle.c writes the V-cycle once over them): on the host
+  (PCSPCGMGOpsHost, spcgmghost.c; ctx unused) or on a stream (PCSPCGMGOpsDevice, spcgmgdevice.cu; ctx a
+  PCSPCGMGDeviceCtx), the same arithmetic in the same order, the real coefficients rounded to single precision by each
+*/
+typedef struct {
+  /* y = A x, or y += A x (add), A a distributed single-precision matrix */
+  PetscErrorCode (*mult)(const PCSPCGDistMat *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[], void *);
+  /* y = x; y = 0 (n entries) */
+  PetscErrorCode (*copy)(PetscInt, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], void *);
+  PetscErrorCode (*zero)(PetscInt, PetscJaggedScalarSingle[], void *);
+  /* r = b - r, r holding A x */
+  PetscErrorCode (*residual)(PetscInt, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], void *);
+  /* Chebyshev's first step, y = s dinv r + x */
+  PetscErrorCode (*chebyshevfirst)(PetscInt, PetscReal, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], void *);
+  /* Chebyshev's next steps, p_{k+1} = a p_{k-1} + o p_k + os (dinv r): a, o, os, dinv, r, p_{k-1}, p_k, p_{k+1} */
+  PetscErrorCode (*chebyshev)(PetscInt, PetscReal, PetscReal, PetscReal, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], void *);
+  /* Richardson's step, x += s (dinv r) */
+  PetscErrorCode (*richardson)(PetscInt, PetscReal, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], void *);
+  /* the coarsest level's x = A^{-1} b */
+  PetscErrorCode (*coarse)(PCSPCGMG, void *);
+} PCSPCGMGOps;
+
+/* the device operations' context: the stream, and the inner loop's stop flag (device memory: nothing once it is set) */
+typedef struct {
+  const int   *stopped;
+  cudaStream_t stream;
+} PCSPCGMGDeviceCtx;
+
+PETSC_INTERN const PCSPCGMGOps PCSPCGMGOpsHost, PCSPCGMGOpsDevice;
 
 typedef struct {
   PetscInt                 max_it; /* inner iterations */
@@ -212,6 +243,7 @@ PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
 PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);
 PETSC_INTERN PetscErrorCode PCSPCGMGCoarseGather(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode PCSPCGMGCoarseSolveKSP(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
+PETSC_INTERN PetscErrorCode PCSPCGMGCycle(PCSPCGMG, const PCSPCGMGOps *, void *, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode PCSPCGMGToSingleDevice(PetscInt, const PetscScalar[], PetscJaggedScalarSingle **);
 PETSC_INTERN PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt, const PetscScalar[], PetscInt, PetscInt, PetscJaggedScalarSingle **, PetscBool *);

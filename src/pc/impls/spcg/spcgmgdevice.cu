@@ -1,10 +1,11 @@
 /*
-   The V-cycle of PCSPCG's single-precision image of a PCMG hierarchy on the device (spcgmg.c made the image
-   in device memory): the inner preconditioner of the device inner loop (spcgdevice.cu). Every step is a
-   kernel, or a distributed matrix's product, on the stream, none waits for the host, so the loop can be captured
-   into a CUDA graph, except where the coarse solve is PCMG's coarse KSP in double (its right-hand side and solution
-   cross the host) and on several processes (each product's halo exchange; through MPI it waits for the host). Once the inner loop has stopped (*stopped) the kernels return at once. The host twin is
-   spcgmghost.c: each kernel repeats the arithmetic of its loop there, in the same order.
+   The level operations of the V-cycle (spcgmgcycle.c) of PCSPCG's single-precision image of a PCMG hierarchy on the
+   device (PCSPCGMGOpsDevice; spcgmg.c made the image in device memory): the inner preconditioner of the device inner
+   loop (spcgdevice.cu). Every operation is a kernel, or a distributed matrix's product, on the stream, none waits
+   for the host, so the loop can be captured into a CUDA graph, except where the coarse solve is PCMG's coarse KSP in
+   double (its right-hand side and solution cross the host) and on several processes (each product's halo exchange;
+   through MPI it waits for the host). Once the inner loop has stopped (*stopped) the kernels return at once. The host
+   twins are in spcgmghost.c: each kernel repeats the arithmetic of its loop there, in the same order.
 */
 #include <petscdevice_cuda.h>
 #include "spcgkernels.cuh"
@@ -165,80 +166,79 @@ __global__ void ToSingleKernel(size_t count, const D *in, S *out)
 
 } // namespace
 
-/* r = b - A x on a level, on stream */
-static PetscErrorCode PCSPCGMGResidualDevice(const PCSPCGMGLevel *lv, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle r[], const int *stopped, cudaStream_t stream)
+namespace {
+
+/* the operations of PCSPCGMGOpsDevice: ctx is a PCSPCGMGDeviceCtx */
+PetscErrorCode MultDevice(const PCSPCGDistMat *A, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], void *ctx)
 {
-  const int n = (int)lv->n;
+  const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
 
   PetscFunctionBegin;
-  PetscCall(PCSPCGDistMatMultDevice(lv->opp, x, PETSC_FALSE, r, stopped, NULL, stream));
-  ResidualKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, reinterpret_cast<const S *>(lv->b), reinterpret_cast<S *>(r), stopped);
+  PetscCall(PCSPCGDistMatMultDevice(A, x, add, y, c->stopped, NULL, c->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CopyDevice(PetscInt n, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], void *ctx)
+{
+  const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
+
+  PetscFunctionBegin;
+  CopyKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, c->stream>>>((int)n, reinterpret_cast<const S *>(x), reinterpret_cast<S *>(y), c->stopped);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The Chebyshev smoother on the device: the twin of PCSPCGMGChebyshevHost(), the coefficients computed on the host as there */
-static PetscErrorCode PCSPCGMGChebyshevDevice(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero, const int *stopped, cudaStream_t stream)
+PetscErrorCode ZeroDevice(PetscInt n, PetscJaggedScalarSingle y[], void *ctx)
 {
-  const PetscReal scale = 2.0 / (sm->emax + sm->emin), alpha = 1.0 - scale * sm->emin, mu = 1.0 / alpha, omegaprod = 2.0 / alpha;
-  const int       n     = (int)lv->n;
-  const S        *dinv  = reinterpret_cast<const S *>(sm->dinv);
-  S              *p[3]  = {reinterpret_cast<S *>(lv->x), reinterpret_cast<S *>(lv->w[0]), reinterpret_cast<S *>(lv->w[1])}, *r = reinterpret_cast<S *>(lv->r);
-  PetscInt        km1 = 0, k = 1, kp1 = 2;
-  PetscReal       c[3] = {1.0, mu, 0.0};
-  const S         s    = S((float)(scale));
+  const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
 
   PetscFunctionBegin;
-  if (!sm->its) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!zero) PetscCall(PCSPCGMGResidualDevice(lv, lv->x, lv->r, stopped, stream));
-  ChebyshevFirstKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, s, dinv, zero ? reinterpret_cast<const S *>(lv->b) : r, p[km1], p[k], stopped);
+  ZeroKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, c->stream>>>((int)n, reinterpret_cast<S *>(y), c->stopped);
   PetscCallCUDA(cudaGetLastError());
-  for (PetscInt it = 1; it < sm->its; it++) {
-    PetscReal omega;
-    PetscInt  t;
-
-    c[kp1] = 2.0 * mu * c[k] - c[km1];
-    omega  = omegaprod * c[k] / c[kp1];
-    PetscCall(PCSPCGMGResidualDevice(lv, reinterpret_cast<PetscJaggedScalarSingle *>(p[k]), lv->r, stopped, stream));
-    ChebyshevKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, S((float)(1.0 - omega)), S((float)(omega)), S((float)(omega * scale)), dinv, r, p[km1], p[k], p[kp1], stopped);
-    PetscCallCUDA(cudaGetLastError());
-    t   = km1;
-    km1 = k;
-    k   = kp1;
-    kp1 = t;
-  }
-  if (k) {
-    CopyKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, p[k], p[0], stopped);
-    PetscCallCUDA(cudaGetLastError());
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The Richardson smoother on the device: the twin of PCSPCGMGRichardsonHost() */
-static PetscErrorCode PCSPCGMGRichardsonDevice(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero, const int *stopped, cudaStream_t stream)
+PetscErrorCode ResidualDevice(PetscInt n, const PetscJaggedScalarSingle b[], PetscJaggedScalarSingle r[], void *ctx)
 {
-  const int n = (int)lv->n;
-  const S   s = S((float)(sm->scale));
+  const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
 
   PetscFunctionBegin;
-  for (PetscInt it = 0; it < sm->its; it++) {
-    const PetscJaggedScalarSingle *r = lv->r;
-
-    if (it == 0 && zero) r = lv->b;
-    else PetscCall(PCSPCGMGResidualDevice(lv, lv->x, lv->r, stopped, stream));
-    RichardsonKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, s, reinterpret_cast<const S *>(sm->dinv), reinterpret_cast<const S *>(r), reinterpret_cast<S *>(lv->x), stopped);
-    PetscCallCUDA(cudaGetLastError());
-  }
+  ResidualKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, c->stream>>>((int)n, reinterpret_cast<const S *>(b), reinterpret_cast<S *>(r), c->stopped);
+  PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGMGSmoothDevice(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero, const int *stopped, cudaStream_t stream)
+PetscErrorCode ChebyshevFirstDevice(PetscInt n, PetscReal scale, const PetscJaggedScalarSingle dinv[], const PetscJaggedScalarSingle r[], const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle y[], void *ctx)
 {
+  const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
+
   PetscFunctionBegin;
-  if (sm->type == PCSPCG_MG_CHEBYSHEV) PetscCall(PCSPCGMGChebyshevDevice(lv, sm, zero, stopped, stream));
-  else PetscCall(PCSPCGMGRichardsonDevice(lv, sm, zero, stopped, stream));
+  ChebyshevFirstKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, c->stream>>>((int)n, S((float)scale), reinterpret_cast<const S *>(dinv), reinterpret_cast<const S *>(r), reinterpret_cast<const S *>(x), reinterpret_cast<S *>(y), c->stopped);
+  PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode ChebyshevDevice(PetscInt n, PetscReal a, PetscReal o, PetscReal os, const PetscJaggedScalarSingle dinv[], const PetscJaggedScalarSingle r[], const PetscJaggedScalarSingle pkm1[], const PetscJaggedScalarSingle pk[], PetscJaggedScalarSingle pkp1[], void *ctx)
+{
+  const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
+
+  PetscFunctionBegin;
+  ChebyshevKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, c->stream>>>((int)n, S((float)a), S((float)o), S((float)os), reinterpret_cast<const S *>(dinv), reinterpret_cast<const S *>(r), reinterpret_cast<const S *>(pkm1), reinterpret_cast<const S *>(pk), reinterpret_cast<S *>(pkp1), c->stopped);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RichardsonDevice(PetscInt n, PetscReal scale, const PetscJaggedScalarSingle dinv[], const PetscJaggedScalarSingle r[], PetscJaggedScalarSingle x[], void *ctx)
+{
+  const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
+
+  PetscFunctionBegin;
+  RichardsonKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, c->stream>>>((int)n, S((float)scale), reinterpret_cast<const S *>(dinv), reinterpret_cast<const S *>(r), reinterpret_cast<S *>(x), c->stopped);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+} // namespace
 
 /*
   x = A^{-1} b on the coarsest level: the product with this process's rows of the dense inverse (on several processes
@@ -246,10 +246,13 @@ static PetscErrorCode PCSPCGMGSmoothDevice(PCSPCGMGLevel *lv, const PCSPCGMGSmoo
   its right-hand side and solution crossing the host (the stream waits for the host then; with them the stop flag
   crosses into mg->hstop, and a stopped loop is not solved for)
 */
-static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cudaStream_t stream)
+static PetscErrorCode CoarseDevice(PCSPCGMG mg, void *ctx)
 {
-  PCSPCGMGLevel *c = &mg->level[0];
-  const PetscInt n = c->n;
+  const PCSPCGMGDeviceCtx *dc      = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
+  const int               *stopped = dc->stopped;
+  cudaStream_t             stream  = dc->stream;
+  PCSPCGMGLevel           *c       = &mg->level[0];
+  const PetscInt           n       = c->n;
 
   PetscFunctionBegin;
   if (!mg->dense || mg->counts) { /* the right-hand side to the host, unless the inner loop has stopped (the same on every process: global sums) */
@@ -269,7 +272,7 @@ static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cuda
       b = mg->ball;
     }
     if (n) {
-      DenseMultKernel<<<(int)((n + kDenseRowsPerBlock - 1) / kDenseRowsPerBlock), kThreads, 0, stream>>>((int)n, (int)c->N, reinterpret_cast<const S *>(mg->inv), reinterpret_cast<const S *>(b), reinterpret_cast<S *>(c->x), stopped);
+      DenseMultKernel<<<JaggedBlocks(n, kDenseRowsPerBlock), kThreads, 0, stream>>>((int)n, (int)c->N, reinterpret_cast<const S *>(mg->inv), reinterpret_cast<const S *>(b), reinterpret_cast<S *>(c->x), stopped);
       PetscCallCUDA(cudaGetLastError());
     }
   } else {
@@ -280,39 +283,20 @@ static PetscErrorCode PCSPCGMGCoarseDevice(PCSPCGMG mg, const int *stopped, cuda
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+const PCSPCGMGOps PCSPCGMGOpsDevice = {MultDevice, CopyDevice, ZeroDevice, ResidualDevice, ChebyshevFirstDevice, ChebyshevDevice, RichardsonDevice, CoarseDevice};
+
 /*
-  z = V r on stream (r and z in device memory): one V-cycle of the device image from a zero guess, the twin of
-  PCSPCGMGApplyHost(), step by step; nothing once *stopped (device memory, not NULL) is set. Neither an event
-  nor flops logged here (a captured graph replays it unseen): the inner loop counts its flops with its iterations.
+  z = V r on stream (r and z in device memory): one V-cycle of the device image (PCSPCGMGCycle()); nothing once
+  *stopped (device memory, not NULL) is set. Neither an event nor flops logged here (a captured graph replays it
+  unseen): the inner loop counts its flops with its iterations.
 */
 PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG mg, const PetscJaggedScalarSingle r[], PetscJaggedScalarSingle z[], const int *stopped, cudaStream_t stream)
 {
-  const PetscInt L  = mg->nlevels;
-  const int      nf = (int)mg->level[L - 1].n;
+  PCSPCGMGDeviceCtx ctx = {stopped, stream};
 
   PetscFunctionBegin;
   PetscCheck(mg->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The image is not in device memory");
-  CopyKernel<<<JaggedBlocks(nf, kThreads, kMaxBlocks), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(r), reinterpret_cast<S *>(mg->level[L - 1].b), stopped);
-  PetscCallCUDA(cudaGetLastError());
-  for (PetscInt l = L - 1; l > 0; l--) {
-    PCSPCGMGLevel *lv = &mg->level[l], *lc = &mg->level[l - 1];
-    const int      n = (int)lv->n;
-
-    ZeroKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, reinterpret_cast<S *>(lv->x), stopped);
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(PCSPCGMGSmoothDevice(lv, &lv->down, PETSC_TRUE, stopped, stream));
-    PetscCall(PCSPCGMGResidualDevice(lv, lv->x, lv->r, stopped, stream));
-    PetscCall(PCSPCGDistMatMultDevice(&lv->restr, lv->r, PETSC_FALSE, lc->b, stopped, NULL, stream));
-  }
-  PetscCall(PCSPCGMGCoarseDevice(mg, stopped, stream));
-  for (PetscInt l = 1; l < L; l++) {
-    PCSPCGMGLevel *lv = &mg->level[l];
-
-    PetscCall(PCSPCGDistMatMultDevice(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x, stopped, NULL, stream));
-    PetscCall(PCSPCGMGSmoothDevice(lv, &lv->up, PETSC_FALSE, stopped, stream));
-  }
-  CopyKernel<<<JaggedBlocks(nf, kThreads, kMaxBlocks), kThreads, 0, stream>>>(nf, reinterpret_cast<const S *>(mg->level[L - 1].x), reinterpret_cast<S *>(z), stopped);
-  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PCSPCGMGCycle(mg, &PCSPCGMGOpsDevice, &ctx, r, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

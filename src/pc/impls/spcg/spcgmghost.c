@@ -1,89 +1,66 @@
 /*
-   The V-cycle of PCSPCG's single-precision image of a PCMG hierarchy (spcgmg.c) on the host: the inner
-   preconditioner of the host inner loop (spcghost.c), and the reference twin of a device V-cycle. It
-   repeats the steps of PCMG's multiplicative V-cycle (PCMGMCycle_Private()) and of its smoothers
-   (KSPSolve_Chebyshev_FirstKind(), KSPSolve_Richardson() with PCJACOBI and no norms) in the same order,
-   in single precision, with the level products by the distributed matrices' host products (on several
-   processes each exchanges its ghosts; the V-cycle has no dot product, so no reduction).
+   The level operations of the V-cycle (spcgmgcycle.c) of PCSPCG's single-precision image of a PCMG hierarchy on the
+   host (PCSPCGMGOpsHost): the inner preconditioner of the host inner loop (spcghost.c), and the reference twin of the
+   device's (spcgmgdevice.cu): each loop here is the arithmetic of a device kernel there, in the same order. The level
+   products are the distributed matrices' host products (on several processes each exchanges its ghosts; the V-cycle
+   has no dot product, so no reduction).
 */
 #include <petscjagged/private/spcgimpl.h>
 
-/* r = b - A x on a level */
-static PetscErrorCode PCSPCGMGResidualHost(const PCSPCGMGLevel *lv, const PetscJaggedScalarSingle x[], PetscJaggedScalarSingle r[])
+typedef PetscJaggedScalarSingle S;
+
+static PetscErrorCode MultHost(const PCSPCGDistMat *A, const S x[], PetscBool add, S y[], void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(PCSPCGDistMatMultHost(lv->opp, x, PETSC_FALSE, r));
-  for (PetscInt i = 0; i < lv->n; i++) r[i] = lv->b[i] - r[i];
+  PetscCall(PCSPCGDistMatMultHost(A, x, add, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  x = the Chebyshev smoother (first kind, degree sm->its, preconditioned by D^{-1}) applied to A x = b from x (zero: x is 0,
-  and b is the first residual), as KSPSolve_Chebyshev_FirstKind() runs it: p_0 = x, p_1 = p_0 + scale D^{-1} r_0, then
-  p_{k+1} = (1 - omega_k) p_{k-1} + omega_k p_k + omega_k scale D^{-1} (b - A p_k)
-*/
-static PetscErrorCode PCSPCGMGChebyshevHost(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero)
+static PetscErrorCode CopyHost(PetscInt n, const S x[], S y[], void *ctx)
 {
-  const PetscReal                scale = 2.0 / (sm->emax + sm->emin), alpha = 1.0 - scale * sm->emin, mu = 1.0 / alpha, omegaprod = 2.0 / alpha;
-  const PetscJaggedScalarSingle *dinv  = sm->dinv, *b = lv->b;
-  PetscJaggedScalarSingle       *p[3] = {lv->x, lv->w[0], lv->w[1]}, *r = lv->r;
-  PetscInt                       km1 = 0, k = 1, kp1 = 2;
-  PetscReal                      c[3] = {1.0, mu, 0.0};
-
   PetscFunctionBegin;
-  if (!sm->its) PetscFunctionReturn(PETSC_SUCCESS);
-  if (zero) {
-    const PetscJaggedScalarSingle s = (PetscJaggedScalarSingle)scale;
-
-    for (PetscInt i = 0; i < lv->n; i++) p[k][i] = s * dinv[i] * b[i] + p[km1][i];
-  } else {
-    const PetscJaggedScalarSingle s = (PetscJaggedScalarSingle)scale;
-
-    PetscCall(PCSPCGMGResidualHost(lv, p[km1], r));
-    for (PetscInt i = 0; i < lv->n; i++) p[k][i] = s * dinv[i] * r[i] + p[km1][i];
-  }
-  for (PetscInt it = 1; it < sm->its; it++) {
-    PetscReal               omega;
-    PetscJaggedScalarSingle a, o, os;
-    PetscInt                t;
-
-    c[kp1] = 2.0 * mu * c[k] - c[km1];
-    omega  = omegaprod * c[k] / c[kp1];
-    a      = (PetscJaggedScalarSingle)(1.0 - omega);
-    o      = (PetscJaggedScalarSingle)omega;
-    os     = (PetscJaggedScalarSingle)(omega * scale);
-    PetscCall(PCSPCGMGResidualHost(lv, p[k], r));
-    for (PetscInt i = 0; i < lv->n; i++) p[kp1][i] = a * p[km1][i] + o * p[k][i] + os * (dinv[i] * r[i]);
-    t   = km1;
-    km1 = k;
-    k   = kp1;
-    kp1 = t;
-  }
-  if (k) PetscCall(PetscArraycpy(lv->x, p[k], lv->n));
+  PetscCall(PetscArraycpy(y, x, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = Richardson's sm->its steps x += scale D^{-1} (b - A x) from x (zero: x is 0), as KSPSolve_Richardson() runs them without norms */
-static PetscErrorCode PCSPCGMGRichardsonHost(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero)
+static PetscErrorCode ZeroHost(PetscInt n, S y[], void *ctx)
 {
-  const PetscJaggedScalarSingle s = (PetscJaggedScalarSingle)sm->scale;
-
   PetscFunctionBegin;
-  for (PetscInt it = 0; it < sm->its; it++) {
-    const PetscJaggedScalarSingle *r = lv->r;
-
-    if (it == 0 && zero) r = lv->b;
-    else PetscCall(PCSPCGMGResidualHost(lv, lv->x, lv->r));
-    for (PetscInt i = 0; i < lv->n; i++) lv->x[i] += s * (sm->dinv[i] * r[i]);
-  }
+  PetscCall(PetscArrayzero(y, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGMGSmoothHost(PCSPCGMGLevel *lv, const PCSPCGMGSmoother *sm, PetscBool zero)
+static PetscErrorCode ResidualHost(PetscInt n, const S b[], S r[], void *ctx)
 {
   PetscFunctionBegin;
-  if (sm->type == PCSPCG_MG_CHEBYSHEV) PetscCall(PCSPCGMGChebyshevHost(lv, sm, zero));
-  else PetscCall(PCSPCGMGRichardsonHost(lv, sm, zero));
+  for (PetscInt i = 0; i < n; i++) r[i] = b[i] - r[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ChebyshevFirstHost(PetscInt n, PetscReal scale, const S dinv[], const S r[], const S x[], S y[], void *ctx)
+{
+  const S s = (S)scale;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) y[i] = s * dinv[i] * r[i] + x[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ChebyshevHost(PetscInt n, PetscReal ra, PetscReal ro, PetscReal ros, const S dinv[], const S r[], const S pkm1[], const S pk[], S pkp1[], void *ctx)
+{
+  const S a = (S)ra, o = (S)ro, os = (S)ros;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) pkp1[i] = a * pkm1[i] + o * pk[i] + os * (dinv[i] * r[i]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RichardsonHost(PetscInt n, PetscReal scale, const S dinv[], const S r[], S x[], void *ctx)
+{
+  const S s = (S)scale;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) x[i] += s * (dinv[i] * r[i]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -124,7 +101,7 @@ PetscErrorCode PCSPCGMGCoarseSolveKSP(PCSPCGMG mg, const PetscJaggedScalarSingle
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
+static PetscErrorCode CoarseHost(PCSPCGMG mg, void *ctx)
 {
   PCSPCGMGLevel *c = &mg->level[0];
   const PetscInt n = c->n, N = c->N;
@@ -153,34 +130,14 @@ static PetscErrorCode PCSPCGMGCoarseHost(PCSPCGMG mg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  z = V r: one V-cycle of the image in single precision from a zero guess, as PCMG's: on each level from the
-  finest down, pre-smoothing, the residual restricted to the next coarser level; the coarse solve; on each level
-  back up, the coarse correction interpolated and added, post-smoothing
-*/
+const PCSPCGMGOps PCSPCGMGOpsHost = {MultHost, CopyHost, ZeroHost, ResidualHost, ChebyshevFirstHost, ChebyshevHost, RichardsonHost, CoarseHost};
+
+/* z = V r on the host: one V-cycle of the host image (PCSPCGMGCycle()), logged with its flops */
 PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG mg, const PetscJaggedScalarSingle r[], PetscJaggedScalarSingle z[])
 {
-  const PetscInt L = mg->nlevels;
-
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_SPCG_VCycle, 0, 0, 0, 0));
-  PetscCall(PetscArraycpy(mg->level[L - 1].b, r, mg->level[L - 1].n));
-  for (PetscInt l = L - 1; l > 0; l--) {
-    PCSPCGMGLevel *lv = &mg->level[l], *lc = &mg->level[l - 1];
-
-    PetscCall(PetscArrayzero(lv->x, lv->n));
-    PetscCall(PCSPCGMGSmoothHost(lv, &lv->down, PETSC_TRUE));
-    PetscCall(PCSPCGMGResidualHost(lv, lv->x, lv->r));
-    PetscCall(PCSPCGDistMatMultHost(&lv->restr, lv->r, PETSC_FALSE, lc->b));
-  }
-  PetscCall(PCSPCGMGCoarseHost(mg));
-  for (PetscInt l = 1; l < L; l++) {
-    PCSPCGMGLevel *lv = &mg->level[l];
-
-    PetscCall(PCSPCGDistMatMultHost(&lv->interp, mg->level[l - 1].x, PETSC_TRUE, lv->x));
-    PetscCall(PCSPCGMGSmoothHost(lv, &lv->up, PETSC_FALSE));
-  }
-  PetscCall(PetscArraycpy(z, mg->level[L - 1].x, mg->level[L - 1].n));
+  PetscCall(PCSPCGMGCycle(mg, &PCSPCGMGOpsHost, NULL, r, z));
   PetscCall(PetscLogFlops(mg->flops));
   PetscCall(PetscLogEventEnd(PC_SPCG_VCycle, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
