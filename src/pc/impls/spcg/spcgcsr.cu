@@ -15,17 +15,6 @@
 
 namespace {
 
-__global__ void RoundKernel(PetscInt nnz, const D *a, S *as)
-{
-  for (PetscInt k = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; k < nnz; k += (PetscInt)gridDim.x * blockDim.x) {
-#if defined(PETSC_USE_COMPLEX)
-    as[k] = S((float)a[k].real(), (float)a[k].imag());
-#else
-    as[k] = (float)a[k];
-#endif
-  }
-}
-
 /*
   y[rows[r]] (+)= (A x)[r], VS lanes a stored row, in a grid-stride loop whose trips are the same for a whole
   warp (every lane takes part in the shuffles); unless *stopped: with dot, dot += p[rows[r]]' (A x)[r]
@@ -186,8 +175,7 @@ PetscErrorCode PCSPCGCSRCreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
     PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(c->nnz, 1)));
     c->store = NULL;
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    RoundKernel<<<JaggedBlocks(c->nnz, kThreads, 65535), kThreads, 0, stream>>>(c->nnz, reinterpret_cast<const D *>(da), reinterpret_cast<S *>(c->a));
-    PetscCallCUDA(cudaGetLastError());
+    PetscCall(ToSingleDevice((size_t)c->nnz, da, c->a, stream));
   } else { /* host indices as they are */
     const PetscScalar *aa;
 

@@ -8,6 +8,7 @@
 #include <petscjagged/private/seqjagged.h>
 #include <petscjagged/private/jaggeddevicescalar.cuh>
 #include <petscjagged/private/jaggedlaunch.cuh>
+#include <petscjagged/private/jaggedvalueops.cuh>
 
 
 namespace { /* each translation unit its own copy: device code is not linked across them */
@@ -89,6 +90,16 @@ __device__ void BlockSumTo(D v, D *out)
     v = jagged::gpu::WarpSum(v);
     if (lane == 0) jagged::gpu::AtomicAdd(out, v);
   }
+}
+
+/* out = the n values of in (device memory) rounded to single precision, on stream: the jagged core's conversion, the one
+   rounding kernel of every single-precision copy (its host twin jagged::host::Convert()) */
+inline PetscErrorCode ToSingleDevice(size_t n, const void *in, PetscJaggedScalarSingle *out, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCheck(n <= (size_t)PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%zu values to round at once: more than 32-bit indices reach", n);
+  PetscCallCUDA(jagged::gpu::Convert((int)n, static_cast<const MatJaggedHostScalar *>(in), reinterpret_cast<MatJaggedHostSingle *>(out), stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The CSR arrays of B, a MATSEQAIJCUSPARSE, in device memory (copied there if they are not yet) */

@@ -158,12 +158,6 @@ __global__ void GaussJordanUnscrambleKernel(int N, D *a, const int *perm, const 
     }
 }
 
-/* out = single-precision copy of in, count entries */
-__global__ void ToSingleKernel(size_t count, const D *in, S *out)
-{
-  for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < count; k += (size_t)gridDim.x * blockDim.x) out[k] = ToSingle(in[k]);
-}
-
 } // namespace
 
 namespace {
@@ -309,8 +303,7 @@ PetscErrorCode PCSPCGMGToSingleDevice(PetscInt n, const PetscScalar x[], PetscJa
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMalloc((void **)a, sizeof(PetscJaggedScalarSingle) * PetscMax(n, 1)));
   if (n) {
-    ToSingleKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>((size_t)n, reinterpret_cast<const D *>(x), reinterpret_cast<S *>(*a));
-    PetscCallCUDA(cudaGetLastError());
+    PetscCall(ToSingleDevice((size_t)n, x, *a, stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -351,8 +344,7 @@ PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt N, const PetscScalar a[], Pets
   *singular = (PetscBool)(hsingular != 0);
   if (!*singular) {
     PetscCallCUDA(cudaMalloc((void **)inv, sizeof(PetscJaggedScalarSingle) * PetscMax((size_t)n * N, (size_t)1)));
-    ToSingleKernel<<<JaggedBlocks(n * N, kThreads, kMaxBlocks), kThreads, 0, stream>>>((size_t)n * N, da + (size_t)rstart * N, reinterpret_cast<S *>(*inv));
-    PetscCallCUDA(cudaGetLastError());
+    PetscCall(ToSingleDevice((size_t)n * N, da + (size_t)rstart * N, *inv, stream));
     PetscCall(PetscLogGpuFlops(2.0 * N * N * N));
   }
   PetscCallCUDA(cudaFreeAsync(da, stream));
