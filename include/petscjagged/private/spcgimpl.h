@@ -40,6 +40,39 @@ static PETSC_HOSTDEVICE_INLINE_DECL double PCSPCGNextFloor(double floor, int atf
   return 0.1 * floor > PCSPCG_FLOOR_MIN ? 0.1 * floor : PCSPCG_FLOOR_MIN;
 }
 
+/*
+  The first direction of an inner CG that continues the previous application's, decided once for the host loop
+  (spcghost.c) and the device loop (spcgdevice.cu): rz = r'z of this application, por = r'p_last (p_last the last
+  direction of the previous one, rzlast its r'z), c = ||r|| / ||r_last|| (p_last in this application's units).
+  beta = c rz / rzlast, p = z + beta p_last, and pr = r'p = rz + beta por, the first alpha's numerator. Where the
+  continued part |beta por| passes PCSPCG_CONT_DRIFT |rz| the direction has drifted: returns 1 (continuation stops for
+  the solve); where pr is not of the sign of rz (real parts) or not finite: beta = 0 and pr = rz (p = z). Scalars as
+  (re, im) pairs of doubles (im 0 in real builds), so that C and CUDA run the same arithmetic.
+*/
+typedef struct {
+  double re, im;
+} PCSPCGPair;
+
+static PETSC_HOSTDEVICE_INLINE_DECL int PCSPCGContinueDirection(PCSPCGPair rz, PCSPCGPair por, PCSPCGPair rzlast, double c, PCSPCGPair *beta, PCSPCGPair *pr)
+{
+#if defined(PETSC_USE_COMPLEX)
+  const double     den = rzlast.re * rzlast.re + rzlast.im * rzlast.im;
+  const PCSPCGPair b   = {c * (rz.re * rzlast.re + rz.im * rzlast.im) / den, c * (rz.im * rzlast.re - rz.re * rzlast.im) / den};
+  const PCSPCGPair bp  = {b.re * por.re - b.im * por.im, b.re * por.im + b.im * por.re};
+  const PCSPCGPair p   = {rz.re + bp.re, rz.im + bp.im};
+  const int        ok  = p.re * rz.re > 0 && isfinite(p.re) && isfinite(p.im);
+  const int        drift = sqrt(bp.re * bp.re + bp.im * bp.im) > PCSPCG_CONT_DRIFT * sqrt(rz.re * rz.re + rz.im * rz.im);
+#else
+  const PCSPCGPair b = {c * rz.re / rzlast.re, 0}, bp = {b.re * por.re, 0}, p = {rz.re + bp.re, 0};
+  const int        ok = p.re * rz.re > 0 && isfinite(p.re), drift = fabs(bp.re) > PCSPCG_CONT_DRIFT * fabs(rz.re);
+#endif
+  const PCSPCGPair zero = {0, 0};
+
+  *beta = !drift && ok ? b : zero;
+  *pr   = !drift && ok ? p : rz;
+  return drift;
+}
+
 typedef struct _PCSPCGBlockOps PCSPCGBlockOps;
 
 /*

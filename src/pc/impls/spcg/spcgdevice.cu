@@ -73,23 +73,37 @@ __global__ void StartKernel(int n, const D *b, double scale, S *x, S *r, S *z, S
   if (old) BlockSumTo(por, &steps[0].rr);
 }
 
+/* a double-precision scalar as the (re, im) pair PCSPCGContinueDirection() takes, and back */
+__device__ __forceinline__ PCSPCGPair PairOf(D v)
+{
+#if defined(PETSC_USE_COMPLEX)
+  return {v.real(), v.imag()};
+#else
+  return {v, 0};
+#endif
+}
+
+__device__ __forceinline__ D DoubleOf(PCSPCGPair p)
+{
+#if defined(PETSC_USE_COMPLEX)
+  return D(p.re, p.im);
+#else
+  return p.re;
+#endif
+}
+
 /* the first direction: p = z + beta p_last with beta = c r'z / rz_last, or p = z when there is none or p'r is not of the sign of r'z */
 __global__ void ContinueKernel(int n, const S *z, S *p, const Step *steps, Status *st)
 {
   const D rz = steps[0].rz;
   D       beta = 0, pr = rz;
 
-  if (st->have_dir && !st->cont_off) {
-    beta = st->c * rz / st->rz_last;
-    pr   = rz + beta * steps[0].rr; /* r'p, p = z + beta p_last: the first alpha is its conjugate p'r over p'Ap */
-    if (Abs(beta * steps[0].rr) > PCSPCG_CONT_DRIFT * Abs(rz)) {
-      if (blockIdx.x == 0 && threadIdx.x == 0) st->drift = 1;
-      beta = 0;
-      pr   = rz;
-    } else if (!(Re(pr) * Re(rz) > 0) || !isfinite(Re(pr))) {
-      beta = 0;
-      pr   = rz;
-    }
+  if (st->have_dir && !st->cont_off) { /* r'p, p = z + beta p_last: the first alpha is its conjugate p'r over p'Ap */
+    PCSPCGPair b, p;
+
+    if (PCSPCGContinueDirection(PairOf(rz), PairOf(steps[0].rr), PairOf(st->rz_last), st->c, &b, &p) && blockIdx.x == 0 && threadIdx.x == 0) st->drift = 1;
+    beta = DoubleOf(b);
+    pr   = DoubleOf(p);
   }
   const S b = ToSingle(beta);
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = beta != D(0) ? z[i] + b * p[i] : z[i]; /* p may hold anything: no 0 * p */

@@ -5,6 +5,22 @@
 */
 #include <petscjagged/private/spcgimpl.h>
 
+/* a scalar as the (re, im) pair PCSPCGContinueDirection() takes, and back */
+static inline PCSPCGPair PCSPCGPairOf(PetscScalar v)
+{
+  PCSPCGPair p = {PetscRealPart(v), PetscImaginaryPart(v)};
+  return p;
+}
+
+static inline PetscScalar PCSPCGScalarOf(PCSPCGPair p)
+{
+#if defined(PETSC_USE_COMPLEX)
+  return PetscCMPLX(p.re, p.im);
+#else
+  return p.re;
+#endif
+}
+
 /* Hermitian dot product of single-precision vectors, summed in double over all processes */
 static PetscErrorCode PCSPCGHostDot(PC pc, const PetscJaggedScalarSingle a[], const PetscJaggedScalarSingle b[], PetscScalar *dot)
 {
@@ -83,17 +99,14 @@ PetscErrorCode PCSPCGHostApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2, V
   {
     PetscScalar beta = 0.0;
 
-    if (s->cont && s->havedir && !s->contoff) { /* p = z + beta p_last; rz becomes r'p */
-      PetscScalar por, pr;
+    if (s->cont && s->havedir && !s->contoff) { /* p = z + beta p_last; rz becomes r'p, the first alpha's numerator (its conjugate p'r over p'Ap) */
+      PetscScalar por;
+      PCSPCGPair  b, pr;
 
-      beta = (rnorm / s->rnormlast) * rz / s->rzlast;
       PetscCall(PCSPCGHostDot(pc, s->r, s->p, &por));
-      pr = rz + beta * por; /* r'p: the first alpha is its conjugate p'r over p'Ap */
-      if (PetscAbsScalar(beta * por) > PCSPCG_CONT_DRIFT * PetscAbsScalar(rz)) {
-        s->contoff = PETSC_TRUE;
-        beta       = 0.0;
-      } else if (PetscRealPart(pr) * PetscRealPart(rz) > 0 && !PetscIsInfOrNanScalar(pr)) rz = pr;
-      else beta = 0.0;
+      if (PCSPCGContinueDirection(PCSPCGPairOf(rz), PCSPCGPairOf(por), PCSPCGPairOf(s->rzlast), rnorm / s->rnormlast, &b, &pr)) s->contoff = PETSC_TRUE;
+      beta = PCSPCGScalarOf(b);
+      rz   = PCSPCGScalarOf(pr);
     }
     if (beta != 0.0)
       for (PetscInt i = 0; i < s->n; i++) s->p[i] = s->z[i] + (PetscJaggedScalarSingle)beta * s->p[i];

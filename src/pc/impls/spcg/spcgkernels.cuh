@@ -29,10 +29,6 @@ __device__ __forceinline__ D Conj(D v)
 {
   return cuda::std::conj(v);
 }
-__device__ __forceinline__ double Abs(D v)
-{
-  return cuda::std::abs(v);
-}
 __device__ __forceinline__ S ToSingle(D v)
 {
   return {(float)v.real(), (float)v.imag()};
@@ -53,10 +49,6 @@ __device__ __forceinline__ float Conj(float v)
 __device__ __forceinline__ double Conj(double v)
 {
   return v;
-}
-__device__ __forceinline__ double Abs(double v)
-{
-  return fabs(v);
 }
 __device__ __forceinline__ float ToSingle(double v)
 {
