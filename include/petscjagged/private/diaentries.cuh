@@ -2,7 +2,7 @@
    The entries of a sequential block in device memory, visited one thread a row: a MATSEQAIJCUSPARSE's CSR or a
    jagged type's format and values (its padding passed over). MatDIAEntriesGet() (src/mat/utils/dia/diaentries.cu)
    reads them from the block; MatDIAVisitKernel() calls op(row, offset, value) for each entry, offset = global column
-   - global row. The DIA searches and fills on the GPU of MatPowers (matpowersdiaentries.cu) and PCSPCG (spcgdia.cu)
+   - global row. The DIA searches and fills on the GPU of MatPowers (matpowersdiaentries.cu) and the single-precision matrix (matsingledia.cu)
    go through it; their host twins walk the blocks' host CSR. MatDIAOffsets and MatDIADiagonalOf() place an entry in a
    DIA copy, on the device and in the host twins.
 */

@@ -7,18 +7,14 @@
 #include <petsc/private/pcimpl.h>
 #include <petscdevice_cuda.h>
 #include <petscjagged.h>
-#include <petscjagged/private/jaggedhalo.h>
-#include <petscjagged/private/diafind.h>
+#include <petscjagged/private/matsingle.h>
 
 typedef struct _n_PCSPCGDevice *PCSPCGDevice;
-typedef struct _n_PCSPCGJagged *PCSPCGJagged; /* a pJDS copy's format (spcgjagged.cu) */
 
 /* continuation stops when |beta r'p_last| exceeds this fraction of r'z (see PCApply_SPCG()) */
 #define PCSPCG_CONT_DRIFT 1e-4 /* the device inner loop's state (spcgdevice.cu) */
 
-/* PCSPCGFormat (-pc_spcg_format) and its names PCSPCGFormats (defined in spcgdia.cu) are public: petscjagged.h */
-
-#define PCSPCG_DIA_MAX MAT_DIA_MAX /* diagonals a DIA copy may have */
+/* PCSPCGFormat (-pc_spcg_format) and its names PCSPCGFormats (defined in spcg.c) are public: petscjagged.h */
 
 /*
   Under KSPMPCG an inner solve also stops at the relative reduction single precision delivers (the floor):
@@ -73,61 +69,6 @@ static PETSC_HOSTDEVICE_INLINE_DECL int PCSPCGContinueDirection(PCSPCGPair rz, P
   return drift;
 }
 
-typedef struct _PCSPCGBlockOps PCSPCGBlockOps;
-
-/*
-  A block of the operator in single precision, in one of three formats (format), each with its table of
-  operations (ops): CSR (spcgcsr.cu); DIA when its entries lie on few diagonals (structured-grid
-  operators: ndiag arrays of nrows values, one a diagonal, with no column indices at all; spcgdia.cu); or
-  pJDS (padded jagged diagonals, MATPJDSCUDA's format and kernel; spcgjagged.cu). Made by PCSPCGBlockCreate()
-  (spcgblock.cu), which chooses the format.
-*/
-typedef struct {
-  PCSPCGFormat             format;            /* PCSPCG_FORMAT_CSR, _DIA or _PJDS: how the block is stored */
-  const PCSPCGBlockOps    *ops;               /* the operations of that format */
-  PetscInt                 nrows, ncols, nnz; /* rows stored (CSR with rows: the nonempty ones), columns, entries */
-  const PetscInt          *i, *j;             /* CSR: row offsets and columns, the matrix's own or copies in store */
-  const PetscInt          *rows;              /* CSR: the matrix row of each stored row, or NULL: all rows in order */
-  PetscJaggedScalarSingle *a;                 /* the values: CSR's; DIA's, diagonal d of row r at a[d * nrows + r], 0 outside the block; pJDS's slots */
-  void                    *store;             /* CSR: the copies of i, j, rows made here, or NULL */
-  PetscInt                 ndiag;             /* DIA: the number of diagonals */
-  PetscInt                 offset[PCSPCG_DIA_MAX]; /* DIA: column - row of each diagonal, ascending */
-  PCSPCGJagged             jagged;            /* pJDS: the format, its values in a */
-  PetscBool                device;            /* the arrays are in device memory */
-} PCSPCGBlock;
-
-/* The operations of a block format */
-struct _PCSPCGBlockOps {
-  /* y = A x, or y += A x (add: CSR only, the off-diagonal block), on the host: the twin of multdevice */
-  PetscErrorCode (*multhost)(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[]);
-  /* the same on stream; unless *stopped (device memory, may be NULL): with dot (device memory, may be NULL), dot += p'(A x) (DIA and pJDS, diagonal blocks: p = x) */
-  PetscErrorCode (*multdevice)(const PCSPCGBlock *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[], const int *, const PetscJaggedScalarSingle[], PetscScalar *, cudaStream_t);
-  /* one line for PCView(): the storage, unit the name of the single-precision type */
-  PetscErrorCode (*describe)(const PCSPCGBlock *, const char *, char[], size_t);
-  PetscErrorCode (*destroy)(PCSPCGBlock *);
-  /* the bytes the block stores: values, indices, row structure */
-  size_t (*bytes)(const PCSPCGBlock *);
-  /* a host block: its values again from B, the matrix it was made from, whose nonzero pattern has not changed */
-  PetscErrorCode (*refreshhost)(PCSPCGBlock *, Mat);
-};
-
-PETSC_INTERN const PCSPCGBlockOps PCSPCGBlockOpsCSR, PCSPCGBlockOpsDIA, PCSPCGBlockOpsPJDS;
-
-/*
-  A distributed AIJ matrix in single precision (spcgblock.c): a sequential matrix as one block, or an MPI one as
-  its diagonal block and its off-diagonal block in CSR, whose columns are the ghost values of x, exchanged in
-  single precision through the matrix's own halo (MatGetMultPetscSF()) during the diagonal block's product.
-  PCSPCG's copy of its operator and every matrix of the image of a PCMG hierarchy.
-*/
-typedef struct {
-  PetscInt                 m;       /* local rows */
-  PCSPCGBlock              d;       /* the matrix (one process) or its diagonal block, in the format asked for where it pays */
-  PCSPCGBlock              o;       /* several processes: the off-diagonal block in CSR, its columns the ghosts; else empty */
-  JaggedHalo               halo;    /* several processes: the exchange of the ghost values of x; else NULL */
-  PetscJaggedScalarSingle *ghosts;  /* several processes: the ghost values, in the memory of the products */
-  PetscInt                 nghosts; /* the number of ghosts */
-} PCSPCGDistMat;
-
 /*
   The single-precision image of a set-up PCMG (PCGAMG) hierarchy whose V-cycle is PCSPCG's inner preconditioner
   (spcgmg.c: made from the double set-up, viewed, destroyed; spcgmgcycle.c: the V-cycle, over the level operations of
@@ -156,10 +97,10 @@ typedef struct {
   Mat                      P;           /* the interpolation from the next coarser level, fine x coarse (referenced; NULL on level 0) */
   Mat                      R;           /* the restriction to it, coarse x fine: PCMG's own, or the explicit transpose of P made here (several processes) */
   PetscBool                transposed;  /* the restriction is P's transpose made here: on one process restr is interp's transpose, R NULL */
-  PCSPCGDistMat            op;          /* A's single-precision copy (its diagonal block DIA where it pays, else pJDS; device image of a host A: CSR), unless shared ... */
-  const PCSPCGDistMat     *opp;         /* ... the copy the products use: op, or PCSPCG's copy of the same operator */
-  PCSPCGDistMat            interp;      /* P in CSR (several processes: its ghosts on the coarse level) */
-  PCSPCGDistMat            restr;       /* R in CSR (several processes: its ghosts on the fine level) */
+  MatSingle                op;          /* A's single-precision copy (its diagonal block DIA where it pays, else pJDS; device image of a host A: CSR), unless shared ... */
+  const MatSingle         *opp;         /* ... the copy the products use: op, or PCSPCG's copy of the same operator */
+  MatSingle                interp;      /* P in CSR (several processes: its ghosts on the coarse level) */
+  MatSingle                restr;       /* R in CSR (several processes: its ghosts on the fine level) */
   PCSPCGMGSmoother         down, up;    /* pre- and post-smoother (up.dinv may be down.dinv: one KSP both ways) */
   PetscObjectId            Aid, Pid, Rid;          /* PCMG's operator, interpolation and restriction the image was made from ... */
   PetscObjectState         Anz, Pnz, Rnz;          /* ... their nonzero states then (another: the image is made anew) ... */
@@ -195,7 +136,7 @@ struct _n_PCSPCGMG {
 */
 typedef struct {
   /* y = A x, or y += A x (add), A a distributed single-precision matrix */
-  PetscErrorCode (*mult)(const PCSPCGDistMat *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[], void *);
+  PetscErrorCode (*mult)(const MatSingle *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[], void *);
   /* y = x; y = 0 (n entries) */
   PetscErrorCode (*copy)(PetscInt, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], void *);
   PetscErrorCode (*zero)(PetscInt, PetscJaggedScalarSingle[], void *);
@@ -239,7 +180,7 @@ typedef struct {
   PetscBool                own;
   PetscOptions             hostopts; /* the private copy's options with host kernels (-mat_jagged_host): read when it is made, before any GPU use */
   PetscBool                hasblocks; /* or an AIJ Pmat's copy in single precision, in the memory of the loop: */
-  PCSPCGDistMat            copy;      /* ... its blocks, with Pmat's halo exchange overlapping the diagonal block's product */
+  MatSingle                copy;      /* ... its blocks, with Pmat's halo exchange overlapping the diagonal block's product */
   PCSPCGFormat             format;    /* of the diagonal block as asked for (-pc_spcg_format; the off-diagonal block is CSR) */
   PetscInt                 n;
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
@@ -261,16 +202,6 @@ PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_MGOperators,
 
 PETSC_INTERN PetscErrorCode PCSPCGApplyOther(PC);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
-PETSC_INTERN PetscErrorCode PCSPCGBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGDistMatCreate(Mat, PetscBool, PCSPCGFormat, PetscJaggedExchange, PCSPCGDistMat *);
-PETSC_INTERN PetscErrorCode PCSPCGDistMatCreateDIA(Mat, PCSPCGFormat, PetscJaggedExchange, PCSPCGDistMat *, PetscBool *);
-PETSC_INTERN PetscErrorCode PCSPCGDistMatTranspose(const PCSPCGDistMat *, PCSPCGDistMat *);
-PETSC_INTERN PetscErrorCode PCSPCGDistMatDestroy(PCSPCGDistMat *);
-PETSC_INTERN PetscErrorCode PCSPCGDistMatRefreshHost(PCSPCGDistMat *, Mat);
-PETSC_INTERN PetscErrorCode PCSPCGDistMatMultHost(const PCSPCGDistMat *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[]);
-PETSC_INTERN PetscErrorCode PCSPCGDistMatMultDevice(const PCSPCGDistMat *, const PetscJaggedScalarSingle[], PetscBool, PetscJaggedScalarSingle[], const int *, PetscScalar *, cudaStream_t);
-PETSC_INTERN size_t         PCSPCGDistMatBytes(const PCSPCGDistMat *);
 PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool, PCSPCGMG);
 PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);
 PETSC_INTERN PetscErrorCode PCSPCGMGView(PCSPCGMG, PetscViewer);
@@ -281,11 +212,6 @@ PETSC_INTERN PetscErrorCode PCSPCGMGApplyHost(PCSPCGMG, const PetscJaggedScalarS
 PETSC_INTERN PetscErrorCode PCSPCGMGToSingleDevice(PetscInt, const PetscScalar[], PetscJaggedScalarSingle **);
 PETSC_INTERN PetscErrorCode PCSPCGMGDenseInvertDevice(PetscInt, const PetscScalar[], PetscInt, PetscInt, PetscJaggedScalarSingle **, PetscBool *);
 PETSC_INTERN PetscErrorCode PCSPCGMGApplyDevice(PCSPCGMG, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], const int *, cudaStream_t);
-PETSC_INTERN PetscBool      PCSPCGBlockUseDIA(PCSPCGFormat, PetscInt, PetscInt, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode PCSPCGCSRTranspose(const PCSPCGBlock *, PetscInt, PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, PCSPCGBlock *);
-PETSC_INTERN PetscErrorCode PCSPCGJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGBlock *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceCreate(PC, Vec, PCSPCGDevice *);
 PETSC_INTERN PetscErrorCode PCSPCGDeviceApply(PC, Vec, PetscReal, PetscReal, Vec);
 PETSC_INTERN PetscErrorCode PCSPCGHostApply(PC, Vec, PetscReal, PetscReal, Vec);

@@ -11,6 +11,8 @@
 #include <petscjagged/private/jaggednccl.h>
 #include <petscjagged/private/jaggedcite.h>
 
+const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
+
 PetscLogEvent PC_SPCG_Inner;
 
 /* What runs inside the inner loop: Jacobi in single precision (diag), the inner PC in double (other), or nothing */
@@ -101,7 +103,7 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   PetscCall(PetscOptionsDestroy(&s->hostopts));
   s->A   = NULL;
   s->own = PETSC_FALSE;
-  PetscCall(PCSPCGDistMatDestroy(&s->copy));
+  PetscCall(MatSingleDestroy(&s->copy));
   s->hasblocks = PETSC_FALSE;
   PetscCall(PetscFree6(s->x, s->r, s->z, s->p, s->q, s->dinv));
   PetscCall(VecDestroy(&s->wr));
@@ -138,11 +140,11 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(PetscObjectTypeCompare((PetscObject)P, gpu ? MATMPIAIJCUSPARSE : MATMPIAIJ, &mpiaij));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &jagged, MATSEQPJDSCUDA, MATSEQJDSCUDA, MATMPIPJDSCUDA, MATMPIJDSCUDA, ""));
   if (jagged && gpu && (s->format == PCSPCG_FORMAT_AUTO || s->format == PCSPCG_FORMAT_DIA)) /* on a stencil DIA moves fewer bytes than the type's own copy */
-    PetscCall(PCSPCGDistMatCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
+    PetscCall(MatSingleCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
   if (s->hasblocks) { /* the jagged operator's DIA copy */
   } else if (hasSingle) s->A = P;
   else if (seqaij || mpiaij) {
-    PetscCall(PCSPCGDistMatCreate(P, gpu, s->format, s->exchange, &s->copy));
+    PetscCall(MatSingleCreate(P, gpu, s->format, s->exchange, &s->copy));
     s->hasblocks = PETSC_TRUE;
   } else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
@@ -363,7 +365,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite, &floor));
   if (floor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner solves also stop at the reduction single precision delivers: %g in the last solve\n", (double)floor));
   if (s->hasblocks) {
-    const PCSPCGBlock *c = &s->copy.d;
+    const MatSingleBlock *c = &s->copy.d;
     char               block[128];
 
     PetscCall((*c->ops->describe)(c, PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte", block, sizeof(block)));

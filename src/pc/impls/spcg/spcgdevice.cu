@@ -13,7 +13,8 @@
 #include <petscjagged/private/jaggednccl.h>
 #include <petscdevice_cuda.h>
 #include <petscjagged/private/seqjagged.h>
-#include "spcgkernels.cuh"
+#include <petscjagged/private/spcgimpl.h>
+#include <petscjagged/private/matsinglekernels.cuh>
 
 namespace {
 
@@ -350,7 +351,7 @@ static PetscErrorCode PCSPCGDeviceIteration(PC pc, PetscInt k, cudaStream_t stre
   PetscFunctionBegin;
   *brk = true;
   if (s->hasblocks) { /* the product sums p'q itself */
-    PetscCall(PCSPCGDistMatMultDevice(&s->copy, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), PETSC_FALSE, reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
+    PetscCall(MatSingleMultDevice(&s->copy, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), PETSC_FALSE, reinterpret_cast<PetscJaggedScalarSingle *>(d->q), &d->status->stopped, reinterpret_cast<PetscScalar *>(&d->steps[k].pq), stream));
   } else {
     if (d->seq) PetscCall(MatSeqJaggedMultSingleLaunch(d->seq, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q), stream));
     else PetscCall(MatJaggedMultSingle(s->A, reinterpret_cast<PetscJaggedScalarSingle *>(d->p), reinterpret_cast<PetscJaggedScalarSingle *>(d->q)));

@@ -1,6 +1,6 @@
 /*
    PCSPCG's inner CG on the host: single-precision host vectors and the host products of the operator's
-   single-precision copy (its blocks, spcgblock.c, or MatJaggedMultSingle() of a jagged operator); the
+   single-precision copy (its blocks, a MatSingle, or MatJaggedMultSingle() of a jagged operator); the
    reference twin of the device loop (spcgdevice.cu), which the tests compare it with.
 */
 #include <petscjagged/private/spcgimpl.h>
@@ -66,7 +66,7 @@ static PetscErrorCode PCSPCGHostMult(PC pc, const PetscJaggedScalarSingle x[], P
 
   PetscFunctionBegin;
   if (s->hasblocks) {
-    PetscCall(PCSPCGDistMatMultHost(&s->copy, x, PETSC_FALSE, y));
+    PetscCall(MatSingleMultHost(&s->copy, x, PETSC_FALSE, y));
     PetscCall(PetscLogFlops(2.0 * (s->copy.d.nnz + s->copy.o.nnz)));
   } else PetscCall(MatJaggedMultSingle(s->A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);

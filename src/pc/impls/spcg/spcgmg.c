@@ -1,7 +1,7 @@
 /*
    PCSPCG's single-precision image of a PCMG (PCGAMG) hierarchy, whose V-cycle (spcgmghost.c) replaces the
    inner PCMG applied in double precision inside the inner CG. Made after PCMG's double set-up, from what it
-   left: each level's operator as a PCSPCGDistMat (its diagonal block DIA where it pays, else pJDS; on several
+   left: each level's operator as a MatSingle (its diagonal block DIA where it pays, else pJDS; on several
    processes with its off-diagonal block in CSR and its halo exchange), the interpolation and the restriction
    in CSR likewise (the restriction an explicit transposed copy of the interpolation when PCMG restricts with
    it: a product by rows, without the scattered sums of a transposed product), each smoother (Chebyshev of
@@ -46,7 +46,7 @@ typedef struct {
 } PCSPCGRichardsonHead;
 #endif
 
-/* Whether M is an AIJ matrix of which PCSPCGDistMatCreate() makes a copy: MATSEQAIJ, MATMPIAIJ, or their CUSPARSE forms */
+/* Whether M is an AIJ matrix of which MatSingleCreate() makes a copy: MATSEQAIJ, MATMPIAIJ, or their CUSPARSE forms */
 static PetscErrorCode PCSPCGMGIsAIJ(Mat M, PetscBool *aij)
 {
   PetscFunctionBegin;
@@ -362,9 +362,9 @@ PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *pmg)
   for (PetscInt l = 0; l < mg->nlevels; l++) {
     PCSPCGMGLevel *lv = &mg->level[l];
 
-    PetscCall(PCSPCGDistMatDestroy(&lv->op));
-    PetscCall(PCSPCGDistMatDestroy(&lv->interp));
-    PetscCall(PCSPCGDistMatDestroy(&lv->restr));
+    PetscCall(MatSingleDestroy(&lv->op));
+    PetscCall(MatSingleDestroy(&lv->interp));
+    PetscCall(MatSingleDestroy(&lv->restr));
     if (lv->up.dinv != lv->down.dinv) PetscCall(PCSPCGMGFree(mg->device, &lv->up.dinv));
     PetscCall(PCSPCGMGFree(mg->device, &lv->down.dinv));
     if (mg->device) PetscCall(PCSPCGMGFree(PETSC_TRUE, &lv->b));
@@ -463,7 +463,7 @@ static PetscErrorCode PCSPCGMGRestriction(PCSPCGMGLevel *lv, Mat R, PetscBool de
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)R), &size));
   if (lv->transposed && size == 1) {
-    PetscCall(PCSPCGDistMatTranspose(&lv->interp, &lv->restr));
+    PetscCall(MatSingleTranspose(&lv->interp, &lv->restr));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!lv->R) {
@@ -474,7 +474,7 @@ static PetscErrorCode PCSPCGMGRestriction(PCSPCGMGLevel *lv, Mat R, PetscBool de
     }
   }
   PetscCall(PCSPCGMGIsAIJ(lv->R, &aij));
-  if (aij) PetscCall(PCSPCGDistMatCreate(lv->R, device, PCSPCG_FORMAT_CSR, exchange, &lv->restr));
+  if (aij) PetscCall(MatSingleCreate(lv->R, device, PCSPCG_FORMAT_CSR, exchange, &lv->restr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -547,7 +547,7 @@ static PetscErrorCode PCSPCGMGCount(PCSPCGMG mg)
     const PetscLogDouble steps = (PetscLogDouble)(lv->down.its + lv->up.its + 1); /* the residual: one product more */
 
     mg->flops += steps * (2.0 * (lv->opp->d.nnz + lv->opp->o.nnz) + 6.0 * lv->n) + 2.0 * (lv->interp.d.nnz + lv->interp.o.nnz + lv->restr.d.nnz + lv->restr.o.nnz);
-    mg->bytes += (lv->opp == &lv->op ? PCSPCGDistMatBytes(&lv->op) : 0) + PCSPCGDistMatBytes(&lv->interp) + PCSPCGDistMatBytes(&lv->restr);
+    mg->bytes += (lv->opp == &lv->op ? MatSingleBytes(&lv->op) : 0) + MatSingleBytes(&lv->interp) + MatSingleBytes(&lv->restr);
     mg->bytes += sizeof(PetscJaggedScalarSingle) * (size_t)lv->n * (lv->up.dinv != lv->down.dinv ? 2 : 1);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -631,7 +631,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
       *why = "an interpolation is not an AIJ matrix";
       break;
     }
-    PetscCall(PCSPCGDistMatCreate(lv->P, device, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
+    PetscCall(MatSingleCreate(lv->P, device, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
     lv->transposed = Rt; /* MatRestrict() by R^T = P: the restriction made explicit */
     PetscCall(PCSPCGMGRestriction(lv, R, device, s->exchange));
     if (!lv->restr.d.ops) {
@@ -654,7 +654,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
       PetscCall(PetscLogEventBegin(PC_SPCG_MGOperators, 0, 0, 0, 0));
-      PetscCall(PCSPCGDistMatCreate(lv->A, device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
+      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
       PetscCall(PetscLogEventEnd(PC_SPCG_MGOperators, 0, 0, 0, 0));
       lv->opp = &lv->op;
     }
@@ -707,27 +707,27 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
       continue;
     }
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared)); /* PCSPCG's own copy is made anew at each of its set-ups */
-    if (shared) PetscCall(PCSPCGDistMatDestroy(&lv->op));
+    if (shared) PetscCall(MatSingleDestroy(&lv->op));
     else {
-      if (lv->op.d.ops && now.Astate != lv->Astate && mg->device) PetscCall(PCSPCGDistMatDestroy(&lv->op)); /* refreshhost is the host's */
-      if (!lv->op.d.ops) PetscCall(PCSPCGDistMatCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
-      else if (now.Astate != lv->Astate) PetscCall(PCSPCGDistMatRefreshHost(&lv->op, lv->A));
+      if (lv->op.d.ops && now.Astate != lv->Astate && mg->device) PetscCall(MatSingleDestroy(&lv->op)); /* refreshhost is the host's */
+      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
+      else if (now.Astate != lv->Astate) PetscCall(MatSingleRefreshHost(&lv->op, lv->A));
       lv->opp = &lv->op;
     }
     PetscCall(PCSPCGMGTransfers(pcmg, l, mg->level[l - 1].N, &P, &Pt, &R, &Rt));
     if (now.Pstate != lv->Pstate) {
       if (Pt) PetscCall(MatTranspose(P, MAT_REUSE_MATRIX, &lv->P));
       if (mg->device) {
-        PetscCall(PCSPCGDistMatDestroy(&lv->interp));
-        PetscCall(PCSPCGDistMatCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
-      } else PetscCall(PCSPCGDistMatRefreshHost(&lv->interp, lv->P));
+        PetscCall(MatSingleDestroy(&lv->interp));
+        PetscCall(MatSingleCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
+      } else PetscCall(MatSingleRefreshHost(&lv->interp, lv->P));
     }
     if (now.Rstate != lv->Rstate) {
       if (lv->R && lv->transposed) PetscCall(MatTranspose(R, MAT_REUSE_MATRIX, &lv->R));
       if (mg->device || !lv->R) { /* made again: on the device, or one process's transpose of interp */
-        PetscCall(PCSPCGDistMatDestroy(&lv->restr));
+        PetscCall(MatSingleDestroy(&lv->restr));
         PetscCall(PCSPCGMGRestriction(lv, R, mg->device, s->exchange));
-      } else PetscCall(PCSPCGDistMatRefreshHost(&lv->restr, lv->R));
+      } else PetscCall(MatSingleRefreshHost(&lv->restr, lv->R));
     }
     lv->Astate = now.Astate;
     lv->Pstate = now.Pstate;

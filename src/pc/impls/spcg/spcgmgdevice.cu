@@ -8,7 +8,8 @@
    twins are in spcgmghost.c: each kernel repeats the arithmetic of its loop there, in the same order.
 */
 #include <petscdevice_cuda.h>
-#include "spcgkernels.cuh"
+#include <petscjagged/private/spcgimpl.h>
+#include <petscjagged/private/matsinglekernels.cuh>
 
 namespace {
 
@@ -163,12 +164,12 @@ __global__ void GaussJordanUnscrambleKernel(int N, D *a, const int *perm, const 
 namespace {
 
 /* the operations of PCSPCGMGOpsDevice: ctx is a PCSPCGMGDeviceCtx */
-PetscErrorCode MultDevice(const PCSPCGDistMat *A, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], void *ctx)
+PetscErrorCode MultDevice(const MatSingle *A, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], void *ctx)
 {
   const PCSPCGMGDeviceCtx *c = static_cast<const PCSPCGMGDeviceCtx *>(ctx);
 
   PetscFunctionBegin;
-  PetscCall(PCSPCGDistMatMultDevice(A, x, add, y, c->stopped, NULL, c->stream));
+  PetscCall(MatSingleMultDevice(A, x, add, y, c->stopped, NULL, c->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,10 +9,10 @@
 
 typedef PetscJaggedScalarSingle S;
 
-static PetscErrorCode MultHost(const PCSPCGDistMat *A, const S x[], PetscBool add, S y[], void *ctx)
+static PetscErrorCode MultHost(const MatSingle *A, const S x[], PetscBool add, S y[], void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(PCSPCGDistMatMultHost(A, x, add, y));
+  PetscCall(MatSingleMultHost(A, x, add, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,17 +1,17 @@
 /*
-   PCSPCG's CSR blocks (PCSPCGBlockOpsCSR): the CSR values of an AIJ block rounded to single precision and
+   The single-precision matrix's CSR blocks (MatSingleBlockOpsCSR): the CSR values of an AIJ block rounded to single precision and
    the product by a CSR kernel with a group of lanes per row (a power of two near half the mean row
    length), y = A x or, for the off-diagonal block of an MPI operator, y += A x; inside the inner loop the
    product also sums p'Ap and is skipped once the loop has stopped. A block without empty rows on the GPU
    keeps the matrix's own device row offsets and columns and is rounded in one kernel from the device
    values, so the set-up costs one pass over the values; a block with empty rows (the off-diagonal block:
    only the boundary rows have entries) stores its nonempty rows, made on the host. The host twin of the
-   product is PCSPCGCSRMultHost().
+   product is MatSingleCSRMultHost().
 */
 #include <petscdevice_cuda.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include "spcgkernels.cuh"
+#include <petscjagged/private/matsinglekernels.cuh>
 
 namespace {
 
@@ -46,7 +46,7 @@ __global__ void CSRMultKernel(int n, const int *ia, const int *ja, const int *ro
 }
 
 template <int VS>
-void LaunchMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const int *stopped, const S *p, D *dot, cudaStream_t stream)
+void LaunchMult(const MatSingleBlock &c, const S *x, bool add, S *y, const int *stopped, const S *p, D *dot, cudaStream_t stream)
 {
   CSRMultKernel<VS><<<JaggedBlocks(c.nrows * VS, kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)c.nrows, c.i, c.j, c.rows, reinterpret_cast<const S *>(c.a), x, add, y, stopped, p, dot);
 }
@@ -57,7 +57,7 @@ void LaunchMult(const PCSPCGBlock &c, const S *x, bool add, S *y, const int *sto
   y (+)= A x for a CSR block, lanes a row about half the mean row length (measured on an H100, 7-point
   rows: 2 and 4 lanes 12% faster than 8, 1 lane slower); with dot, dot += p' (A x)
 */
-static PetscErrorCode PCSPCGCSRMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle xs[], PetscBool add, PetscJaggedScalarSingle ys[], const int *stopped, const PetscJaggedScalarSingle ps[], PetscScalar *dots, cudaStream_t stream)
+static PetscErrorCode MatSingleCSRMultDevice(const MatSingleBlock *c, const PetscJaggedScalarSingle xs[], PetscBool add, PetscJaggedScalarSingle ys[], const int *stopped, const PetscJaggedScalarSingle ps[], PetscScalar *dots, cudaStream_t stream)
 {
   const PetscInt mean = c->nrows ? c->nnz / c->nrows : 0;
   const S       *x = reinterpret_cast<const S *>(xs), *p = reinterpret_cast<const S *>(ps);
@@ -75,8 +75,8 @@ static PetscErrorCode PCSPCGCSRMultDevice(const PCSPCGBlock *c, const PetscJagge
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y[rows[r]] (+)= (A x)[r] for a CSR block on the host: the twin of PCSPCGCSRMultDevice() */
-static PetscErrorCode PCSPCGCSRMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+/* y[rows[r]] (+)= (A x)[r] for a CSR block on the host: the twin of MatSingleCSRMultDevice() */
+static PetscErrorCode MatSingleCSRMultHost(const MatSingleBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
   PetscFunctionBegin;
   for (PetscInt r = 0; r < c->nrows; r++) {
@@ -99,7 +99,7 @@ bool HasEmptyRow(PetscInt m, const PetscInt *ai)
 }
 
 /* The nonempty rows of B's host CSR, values in single precision, on the host or copied to the device */
-PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGBlock *c)
+PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, MatSingleBlock *c)
 {
   const PetscScalar       *aa;
   PetscInt                *i, *j, *rows, n = 0;
@@ -154,13 +154,13 @@ PetscErrorCode CSRFromHost(Mat B, PetscInt m, const PetscInt *ai, const PetscInt
   own indices and the values rounded where B has no empty row (on the device: B a MATSEQAIJCUSPARSE), else
   its nonempty rows (on the device: also those of a host B, all of them, copied up)
 */
-PetscErrorCode PCSPCGCSRCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGBlock *c)
+PetscErrorCode MatSingleCSRCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, MatSingleBlock *c)
 {
   PetscBool cusparse;
 
   PetscFunctionBegin;
   c->format = PCSPCG_FORMAT_CSR;
-  c->ops    = &PCSPCGBlockOpsCSR;
+  c->ops    = &MatSingleBlockOpsCSR;
   PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJCUSPARSE, &cusparse));
   if (HasEmptyRow(m, ai) || (device && !cusparse)) PetscCall(CSRFromHost(B, m, ai, aj, device, c));
   else if (device) { /* device indices as they are (without empty rows AIJCUSPARSE does not compress them) */
@@ -224,7 +224,7 @@ __global__ void TransposeGatherKernel(int nnz, const int *perm, const int *rowof
   The arrays of t, the transpose of the device CSR block c (t's sizes set): the entries sorted by column with a stable radix sort, so
   that each row of t lists c's rows in ascending order, as CSRTransposeHost() does
 */
-PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PCSPCGBlock *t)
+PetscErrorCode CSRTransposeDevice(const MatSingleBlock *c, MatSingleBlock *t)
 {
   const int    nnz = (int)c->nnz, nt = (int)c->ncols;
   const size_t ni  = (nt + 1 + PetscMax(nnz, 1) + 1) / 2 * 2; /* the values 8-byte aligned */
@@ -270,7 +270,7 @@ PetscErrorCode CSRTransposeDevice(const PCSPCGBlock *c, PCSPCGBlock *t)
 }
 
 /* The arrays of t, the transpose of the host CSR block c (t's sizes set): a counting sort by column, each row of t in c's row order; the twin of CSRTransposeDevice() */
-PetscErrorCode CSRTransposeHost(const PCSPCGBlock *c, PCSPCGBlock *t)
+PetscErrorCode CSRTransposeHost(const MatSingleBlock *c, MatSingleBlock *t)
 {
   const PetscInt           nnz = c->nnz, nt = c->ncols;
   PetscInt                *i, *j, *next;
@@ -304,13 +304,13 @@ PetscErrorCode CSRTransposeHost(const PCSPCGBlock *c, PCSPCGBlock *t)
 } // namespace
 
 /* The transpose t of the CSR block c of a matrix of m rows, in c's memory: a CSR block of all c->ncols rows */
-PetscErrorCode PCSPCGCSRTranspose(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock *t)
+PetscErrorCode MatSingleCSRTranspose(const MatSingleBlock *c, PetscInt m, MatSingleBlock *t)
 {
   PetscFunctionBegin;
   PetscCheck(c->format == PCSPCG_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A CSR block only");
   PetscCall(PetscMemzero(t, sizeof(*t)));
   t->format = PCSPCG_FORMAT_CSR;
-  t->ops    = &PCSPCGBlockOpsCSR;
+  t->ops    = &MatSingleBlockOpsCSR;
   t->device = c->device;
   t->nrows  = c->ncols;
   t->ncols  = m;
@@ -320,19 +320,19 @@ PetscErrorCode PCSPCGCSRTranspose(const PCSPCGBlock *c, PetscInt m, PCSPCGBlock 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGCSRDestroy(PCSPCGBlock *c)
+static PetscErrorCode MatSingleCSRDestroy(MatSingleBlock *c)
 {
   PetscFunctionBegin;
   if (c->device) {
     if (c->store) PetscCallCUDA(cudaFree(c->store)); /* the values too */
     else if (c->a) PetscCallCUDA(cudaFree(c->a));
   } else if (c->store && c->rows) PetscCall(PetscFree4(c->store, c->j, c->rows, c->a));
-  else if (c->store) PetscCall(PetscFree3(c->store, c->j, c->a)); /* a transpose (PCSPCGCSRTranspose()) */
+  else if (c->store) PetscCall(PetscFree3(c->store, c->j, c->a)); /* a transpose (MatSingleCSRTranspose()) */
   else PetscCall(PetscFree(c->a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGCSRDescribe(const PCSPCGBlock *c, const char *unit, char line[], size_t len)
+static PetscErrorCode MatSingleCSRDescribe(const MatSingleBlock *c, const char *unit, char line[], size_t len)
 {
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(line, len, "CSR, %s values with the operator's own indices", unit));
@@ -340,13 +340,13 @@ static PetscErrorCode PCSPCGCSRDescribe(const PCSPCGBlock *c, const char *unit, 
 }
 
 /* values, columns, row offsets and, for a block of its nonempty rows, their rows (the matrix's own indices counted too) */
-static size_t PCSPCGCSRBytes(const PCSPCGBlock *c)
+static size_t MatSingleCSRBytes(const MatSingleBlock *c)
 {
   return sizeof(PetscJaggedScalarSingle) * c->nnz + sizeof(PetscInt) * (c->nnz + c->nrows + 1 + (c->rows ? c->nrows : 0));
 }
 
 /* A host block's values again from B (same pattern): B's values in order, those of its nonempty rows, which are all of them */
-static PetscErrorCode PCSPCGCSRRefreshHost(PCSPCGBlock *c, Mat B)
+static PetscErrorCode MatSingleCSRRefreshHost(MatSingleBlock *c, Mat B)
 {
   const PetscScalar *aa;
 
@@ -358,4 +358,4 @@ static PetscErrorCode PCSPCGCSRRefreshHost(PCSPCGBlock *c, Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsCSR = {PCSPCGCSRMultHost, PCSPCGCSRMultDevice, PCSPCGCSRDescribe, PCSPCGCSRDestroy, PCSPCGCSRBytes, PCSPCGCSRRefreshHost};
+const MatSingleBlockOps MatSingleBlockOpsCSR = {MatSingleCSRMultHost, MatSingleCSRMultDevice, MatSingleCSRDescribe, MatSingleCSRDestroy, MatSingleCSRBytes, MatSingleCSRRefreshHost};

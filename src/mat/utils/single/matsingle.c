@@ -1,18 +1,18 @@
 /*
    The single-precision copy of an AIJ matrix (MATSEQAIJ(CUSPARSE), or the diagonal and off-diagonal blocks of
-   MATMPIAIJ(CUSPARSE)) as a PCSPCGDistMat: PCSPCG's copy of its operator and the matrices of the image of a
+   MATMPIAIJ(CUSPARSE)) as a MatSingle: PCSPCG's copy of its operator and the matrices of the image of a
    PCMG hierarchy (spcgmg.c). The choice of each block's format (DIA where it pays, else pJDS or CSR, as asked;
    the off-diagonal block always CSR), and the product by all blocks, on the device or the host, each block
    through the operations of its format. On several processes the ghost values of x cross in single precision
    through the matrix's own halo exchange, overlapped with the diagonal block's product.
 */
-#include <petscjagged/private/spcgimpl.h>
+#include <petscjagged/private/matsingle.h>
 
 /*
   The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
   the host: DIA when format allows and it pays, else pJDS (auto, pjds), else CSR
 */
-PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
+PetscErrorCode MatSingleBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, MatSingleBlock *c)
 {
   const PetscInt *ai, *aj;
   PetscInt        m;
@@ -25,20 +25,20 @@ PetscErrorCode PCSPCGBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, P
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
   c->nnz = ai[m];
   PetscCall(MatGetSize(B, NULL, &c->ncols));
-  PetscCall(PCSPCGDIACreate(B, m, ai, aj, device, format, c));
+  PetscCall(MatSingleDIACreate(B, m, ai, aj, device, format, c));
   if (c->ops) PetscCall(PetscInfo(B, "Single-precision copy in DIA format: %" PetscInt_FMT " diagonals\n", c->ndiag));
   else if (format == PCSPCG_FORMAT_AUTO || format == PCSPCG_FORMAT_PJDS) {
     char line[128];
 
-    PetscCall(PCSPCGJaggedCreate(B, m, ai, aj, device, c));
+    PetscCall(MatSingleJaggedCreate(B, m, ai, aj, device, c));
     PetscCall((*c->ops->describe)(c, "single-precision", line, sizeof(line)));
     PetscCall(PetscInfo(B, "Single-precision copy: %s\n", line));
-  } else PetscCall(PCSPCGCSRCreate(B, m, ai, aj, device, c));
+  } else PetscCall(MatSingleCSRCreate(B, m, ai, aj, device, c));
   PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
+PetscErrorCode MatSingleBlockDestroy(MatSingleBlock *c)
 {
   PetscFunctionBegin;
   if (c->ops) PetscCall((*c->ops->destroy)(c));
@@ -47,17 +47,17 @@ PetscErrorCode PCSPCGBlockDestroy(PCSPCGBlock *c)
 }
 
 /*
-  A block of a distributed matrix (m local rows): PCSPCGBlockCreate()'s copy, or with no row (a coarse level of PCGAMG
+  A block of a distributed matrix (m local rows): MatSingleBlockCreate()'s copy, or with no row (a coarse level of PCGAMG
   on fewer processes) an empty CSR block, nothing to copy, on the device as on the host
 */
-static PetscErrorCode PCSPCGDistMatBlock(Mat B, PetscInt m, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
+static PetscErrorCode MatSingleLocalBlock(Mat B, PetscInt m, PetscBool device, PCSPCGFormat format, MatSingleBlock *c)
 {
   PetscFunctionBegin;
-  if (m) PetscCall(PCSPCGBlockCreate(B, device, format, c));
+  if (m) PetscCall(MatSingleBlockCreate(B, device, format, c));
   else {
     PetscCall(PetscMemzero(c, sizeof(*c)));
     c->format = PCSPCG_FORMAT_CSR;
-    c->ops    = &PCSPCGBlockOpsCSR;
+    c->ops    = &MatSingleBlockOpsCSR;
     c->device = device;
     PetscCall(MatGetSize(B, NULL, &c->ncols));
   }
@@ -65,7 +65,7 @@ static PetscErrorCode PCSPCGDistMatBlock(Mat B, PetscInt m, PetscBool device, PC
 }
 
 /* An MPI M's off-diagonal block Ao in CSR, the ghost buffer and the halo exchange that fills it (through exchange where device) */
-static PetscErrorCode PCSPCGDistMatOffDiagonal(Mat M, Mat Ao, PetscBool device, PetscJaggedExchange exchange, PCSPCGDistMat *dm)
+static PetscErrorCode MatSingleOffDiagonal(Mat M, Mat Ao, PetscBool device, PetscJaggedExchange exchange, MatSingle *dm)
 {
   PetscSF sf;
 
@@ -75,17 +75,17 @@ static PetscErrorCode PCSPCGDistMatOffDiagonal(Mat M, Mat Ao, PetscBool device, 
   PetscCall(MatGetLocalSize(Ao, NULL, &dm->nghosts));
   if (device) PetscCallCUDA(cudaMalloc((void **)&dm->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(dm->nghosts, 1)));
   else PetscCall(PetscMalloc1(PetscMax(dm->nghosts, 1), &dm->ghosts));
-  PetscCall(PCSPCGDistMatBlock(Ao, dm->m, device, PCSPCG_FORMAT_CSR, &dm->o));
+  PetscCall(MatSingleLocalBlock(Ao, dm->m, device, PCSPCG_FORMAT_CSR, &dm->o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   The copy of M (a MATSEQAIJ or MATMPIAIJ, or their CUSPARSE forms) in single precision, on the device or the host:
   M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
-  exchange where device) fills. The diagonal block in format where it pays (PCSPCGBlockCreate()); on the device a
+  exchange where device) fills. The diagonal block in format where it pays (MatSingleBlockCreate()); on the device a
   host matrix's blocks are copied up in CSR. Collective on M where MPI.
 */
-PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format, PetscJaggedExchange exchange, PCSPCGDistMat *dm)
+PetscErrorCode MatSingleCreate(Mat M, PetscBool device, PCSPCGFormat format, PetscJaggedExchange exchange, MatSingle *dm)
 {
   Mat       Ad = M, Ao = NULL;
   PetscBool mpi, cusparse;
@@ -96,21 +96,21 @@ PetscErrorCode PCSPCGDistMatCreate(Mat M, PetscBool device, PCSPCGFormat format,
   PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &mpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
   if (mpi) {
     PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
-    PetscCall(PCSPCGDistMatOffDiagonal(M, Ao, device, exchange, dm));
+    PetscCall(MatSingleOffDiagonal(M, Ao, device, exchange, dm));
   }
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJCUSPARSE, &cusparse));
-  PetscCall(PCSPCGDistMatBlock(Ad, dm->m, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, &dm->d));
+  PetscCall(MatSingleLocalBlock(Ad, dm->m, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, &dm->d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   The copy of a jagged M on the device (a MATSEQPJDSCUDA or MATSEQJDSCUDA, or the MPI types, whose blocks are those)
-  when the diagonal block of every process is stored as DIA (PCSPCGBlockUseDIA() with format, a stencil's operator):
+  when the diagonal block of every process is stored as DIA (MatSingleBlockUseDIA() with format, a stencil's operator):
   its diagonal block DIA, found and filled on the GPU from the jagged format, the off-diagonal block CSR; *made false,
   and nothing kept, where some process's would not be DIA (the jagged type's own single-precision copy serves then).
   Collective on M.
 */
-PetscErrorCode PCSPCGDistMatCreateDIA(Mat M, PCSPCGFormat format, PetscJaggedExchange exchange, PCSPCGDistMat *dm, PetscBool *made)
+PetscErrorCode MatSingleCreateDIA(Mat M, PCSPCGFormat format, PetscJaggedExchange exchange, MatSingle *dm, PetscBool *made)
 {
   Mat             Ad = M, Ao = NULL;
   PetscBool       mpi, done;
@@ -128,45 +128,45 @@ PetscErrorCode PCSPCGDistMatCreateDIA(Mat M, PCSPCGFormat format, PetscJaggedExc
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)Ad)->type_name);
   dm->d.nnz = ai[m];
   PetscCall(MatGetSize(Ad, NULL, &dm->d.ncols));
-  PetscCall(PCSPCGDIACreate(Ad, m, ai, aj, PETSC_TRUE, format, &dm->d));
+  PetscCall(MatSingleDIACreate(Ad, m, ai, aj, PETSC_TRUE, format, &dm->d));
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   dia = dm->d.ops ? 1 : 0;
   PetscCallMPI(MPIU_Allreduce(&dia, &alldia, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)M)));
   *made = (PetscBool)alldia;
-  if (!*made) PetscCall(PCSPCGDistMatDestroy(dm));
+  if (!*made) PetscCall(MatSingleDestroy(dm));
   else {
     PetscCall(PetscInfo(Ad, "Single-precision copy of the jagged operator's diagonal block in DIA format: %" PetscInt_FMT " diagonals\n", dm->d.ndiag));
-    if (mpi) PetscCall(PCSPCGDistMatOffDiagonal(M, Ao, PETSC_TRUE, exchange, dm));
+    if (mpi) PetscCall(MatSingleOffDiagonal(M, Ao, PETSC_TRUE, exchange, dm));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The transpose R of the one-process copy P (its block CSR), in P's memory: a restriction made from an interpolation */
-PetscErrorCode PCSPCGDistMatTranspose(const PCSPCGDistMat *P, PCSPCGDistMat *R)
+PetscErrorCode MatSingleTranspose(const MatSingle *P, MatSingle *R)
 {
   PetscFunctionBegin;
   PetscCheck(!P->halo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "One process only");
   PetscCall(PetscMemzero(R, sizeof(*R)));
-  PetscCall(PCSPCGCSRTranspose(&P->d, P->m, &R->d));
+  PetscCall(MatSingleCSRTranspose(&P->d, P->m, &R->d));
   R->m = R->d.nrows;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSPCGDistMatDestroy(PCSPCGDistMat *dm)
+PetscErrorCode MatSingleDestroy(MatSingle *dm)
 {
   PetscFunctionBegin;
   if (dm->d.device) {
     if (dm->ghosts) PetscCallCUDA(cudaFree(dm->ghosts));
   } else PetscCall(PetscFree(dm->ghosts));
-  PetscCall(PCSPCGBlockDestroy(&dm->d));
-  PetscCall(PCSPCGBlockDestroy(&dm->o));
+  PetscCall(MatSingleBlockDestroy(&dm->d));
+  PetscCall(MatSingleBlockDestroy(&dm->o));
   PetscCall(JaggedHaloDestroy(&dm->halo));
   PetscCall(PetscMemzero(dm, sizeof(*dm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A host copy's values again from M, the matrix it was made from, whose nonzero pattern has not changed */
-PetscErrorCode PCSPCGDistMatRefreshHost(PCSPCGDistMat *dm, Mat M)
+PetscErrorCode MatSingleRefreshHost(MatSingle *dm, Mat M)
 {
   Mat Ad = M, Ao = NULL;
 
@@ -178,7 +178,7 @@ PetscErrorCode PCSPCGDistMatRefreshHost(PCSPCGDistMat *dm, Mat M)
 }
 
 /* the bytes the copy stores: its blocks (the ghost buffer and the halo's buffers not counted) */
-size_t PCSPCGDistMatBytes(const PCSPCGDistMat *dm)
+size_t MatSingleBytes(const MatSingle *dm)
 {
   return (*dm->d.ops->bytes)(&dm->d) + (dm->o.ops ? (*dm->o.ops->bytes)(&dm->o) : 0);
 }
@@ -187,11 +187,11 @@ size_t PCSPCGDistMatBytes(const PCSPCGDistMat *dm)
   y = A x, or y += A x (add: the diagonal block in CSR), in single precision on stream (one process: capturable into
   a CUDA graph); several: the ghosts cross during the diagonal block's product. A diagonal block of its nonempty
   rows adds into y, zeroed first unless add. Unless *stopped (device memory, may be NULL): with dot (device memory,
-  may be NULL), dot += x'(A x). The twin of PCSPCGDistMatMultHost().
+  may be NULL), dot += x'(A x). The twin of MatSingleMultHost().
 */
-PetscErrorCode PCSPCGDistMatMultDevice(const PCSPCGDistMat *dm, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
+PetscErrorCode MatSingleMultDevice(const MatSingle *dm, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, PetscScalar *dot, cudaStream_t stream)
 {
-  const PCSPCGBlock *d = &dm->d, *o = &dm->o;
+  const MatSingleBlock *d = &dm->d, *o = &dm->o;
 
   PetscFunctionBegin;
   if (dm->halo) PetscCall(JaggedHaloBegin(dm->halo, x, stream));
@@ -206,11 +206,11 @@ PetscErrorCode PCSPCGDistMatMultDevice(const PCSPCGDistMat *dm, const PetscJagge
 
 /*
   y = A x, or y += A x (add: the diagonal block in CSR), in single precision on the host (the twin of
-  PCSPCGDistMatMultDevice()); several processes: the ghosts cross during the diagonal block's product
+  MatSingleMultDevice()); several processes: the ghosts cross during the diagonal block's product
 */
-PetscErrorCode PCSPCGDistMatMultHost(const PCSPCGDistMat *dm, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+PetscErrorCode MatSingleMultHost(const MatSingle *dm, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
-  const PCSPCGBlock *d = &dm->d, *o = &dm->o;
+  const MatSingleBlock *d = &dm->d, *o = &dm->o;
 
   PetscFunctionBegin;
   if (dm->halo) PetscCall(JaggedHaloBegin(dm->halo, x, NULL));

@@ -1,5 +1,5 @@
 /*
-   PCSPCG's DIA copy of an AIJ operator's (diagonal) block: when all its entries lie on a few diagonals
+   The single-precision matrix's DIA copy of an AIJ operator's (diagonal) block: when all its entries lie on a few diagonals
    (the operator of a structured grid: a DMDA stencil), the single-precision values are stored diagonal
    by diagonal, zero where a diagonal leaves the block, and the product reads no column index at all:
    for a 7-point stencil 28 bytes a row against CSR's 60 (Bell and Garland, "Implementing sparse
@@ -7,24 +7,22 @@
    one pass over the entries, the values placed in a second; on the GPU both passes go through the row
    visitor (MatDIAVisitKernel()) over a MATSEQAIJCUSPARSE's CSR or a jagged type's format and values, so
    that a jagged operator on a stencil gets the same copy. The host twins: MatDIAFindDiagonals() and
-   PCSPCGDIAFillHost() of the passes, PCSPCGDIAMultHost() of the product; the operations of the format:
-   PCSPCGBlockOpsDIA.
+   MatSingleDIAFillHost() of the passes, MatSingleDIAMultHost() of the product; the operations of the format:
+   MatSingleBlockOpsDIA.
 */
 #include <petscdevice_cuda.h>
-#include "spcgkernels.cuh"
+#include <petscjagged/private/matsinglekernels.cuh>
 #include <petscjagged/private/diafind.h>
 #include <petscjagged/private/diaentries.cuh>
-
-const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
 
 /*
   Whether a block of nrows rows and nnz entries on ndiag diagonals is stored as DIA: always with
   format dia, never with csr or pjds; with auto when its values take at most 0.8 of the bytes of CSR's values,
-  column indices and row offsets. Never beyond PCSPCG_DIA_MAX diagonals, nor for a block without entries.
+  column indices and row offsets. Never beyond MATSINGLE_DIA_MAX diagonals, nor for a block without entries.
 */
-PetscBool PCSPCGBlockUseDIA(PCSPCGFormat format, PetscInt ndiag, PetscInt nrows, PetscInt nnz, PetscInt unit)
+PetscBool MatSingleBlockUseDIA(PCSPCGFormat format, PetscInt ndiag, PetscInt nrows, PetscInt nnz, PetscInt unit)
 {
-  if (format == PCSPCG_FORMAT_CSR || format == PCSPCG_FORMAT_PJDS || ndiag < 1 || ndiag > PCSPCG_DIA_MAX) return PETSC_FALSE;
+  if (format == PCSPCG_FORMAT_CSR || format == PCSPCG_FORMAT_PJDS || ndiag < 1 || ndiag > MATSINGLE_DIA_MAX) return PETSC_FALSE;
   if (format == PCSPCG_FORMAT_DIA) return PETSC_TRUE;
   return MatDIAFewerBytes(ndiag, nrows, nnz, (size_t)unit, 0.8);
 }
@@ -59,7 +57,7 @@ __global__ void DIAMultKernel(int m, int ncols, MatDIAOffsets o, const S *a, con
   if (dot) BlockSumTo(xy, dot);
 }
 
-MatDIAOffsets ToOffsets(const PCSPCGBlock &c)
+MatDIAOffsets ToOffsets(const MatSingleBlock &c)
 {
   MatDIAOffsets o;
 
@@ -71,7 +69,7 @@ MatDIAOffsets ToOffsets(const PCSPCGBlock &c)
 } // namespace
 
 /* The values of the host DIA block c from B (its host CSR ai, aj) into c->a, zero where B has no entry */
-static PetscErrorCode PCSPCGDIAFillHost(Mat B, const PetscInt *ai, const PetscInt *aj, PCSPCGBlock *c)
+static PetscErrorCode MatSingleDIAFillHost(Mat B, const PetscInt *ai, const PetscInt *aj, MatSingleBlock *c)
 {
   const PetscScalar  *aa;
   const PetscInt      m = c->nrows;
@@ -88,10 +86,10 @@ static PetscErrorCode PCSPCGDIAFillHost(Mat B, const PetscInt *ai, const PetscIn
 
 /*
   The diagonals of the m x ncols block whose entries e keeps in device memory (a MATSEQAIJCUSPARSE's or a jagged type's),
-  found through the row visitor on stream: *ndiag of them (PCSPCG_DIA_MAX + 1: more), ascending in offset[]; the twin of
+  found through the row visitor on stream: *ndiag of them (MATSINGLE_DIA_MAX + 1: more), ascending in offset[]; the twin of
   MatDIAFindDiagonals()
 */
-static PetscErrorCode PCSPCGDIAVisitOffsets(const MatDIAEntries &e, PetscInt m, PetscInt ncols, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
+static PetscErrorCode MatSingleDIAVisitOffsets(const MatDIAEntries &e, PetscInt m, PetscInt ncols, cudaStream_t stream, PetscInt *ndiag, PetscInt offset[])
 {
   const long long nbits = (long long)m + ncols - 1, nwords = (nbits + 31) / 32; /* offsets -(m - 1) .. ncols - 1 */
   MatDIAMarkOp    op;
@@ -108,14 +106,14 @@ static PetscErrorCode PCSPCGDIAVisitOffsets(const MatDIAEntries &e, PetscInt m, 
 }
 
 /*
-  The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when PCSPCGBlockUseDIA() takes it: on the device (B a
+  The DIA copy of the m x c->ncols block B (its host CSR ai, aj) when MatSingleBlockUseDIA() takes it: on the device (B a
   MATSEQAIJCUSPARSE or a jagged type, found and filled through the row visitor from its device entries; none where a
-  jagged type keeps its values on the host) or on the host (the twins: MatDIAFindDiagonals(), PCSPCGDIAFillHost());
+  jagged type keeps its values on the host) or on the host (the twins: MatDIAFindDiagonals(), MatSingleDIAFillHost());
   else c->ops stays NULL and nothing is allocated
 */
-PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGFormat format, PCSPCGBlock *c)
+PetscErrorCode MatSingleDIACreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGFormat format, MatSingleBlock *c)
 {
-  PetscInt      ndiag, offset[PCSPCG_DIA_MAX];
+  PetscInt      ndiag, offset[MATSINGLE_DIA_MAX];
   cudaStream_t  stream = NULL;
   MatDIAEntries e;
 
@@ -127,12 +125,12 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     PetscCall(MatDIAEntriesGet(B, NULL, 0, &e, &ok));
     if (!ok) PetscFunctionReturn(PETSC_SUCCESS); /* a jagged type's values on the host (-mat_jagged_host): no DIA copy on the device */
-    PetscCall(PCSPCGDIAVisitOffsets(e, m, c->ncols, stream, &ndiag, offset));
+    PetscCall(MatSingleDIAVisitOffsets(e, m, c->ncols, stream, &ndiag, offset));
   } else PetscCall(MatDIAFindDiagonals(m, c->ncols, ai, aj, &ndiag, offset));
-  PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= PCSPCG_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", PCSPCG_DIA_MAX);
-  if (PCSPCGBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) {
+  PetscCheck(format != PCSPCG_FORMAT_DIA || ndiag <= MATSINGLE_DIA_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_spcg_format dia: the operator's entries lie on more than %d diagonals; use csr or auto", MATSINGLE_DIA_MAX);
+  if (MatSingleBlockUseDIA(format, ndiag, m, ai[m], sizeof(S))) {
     c->format = PCSPCG_FORMAT_DIA;
-    c->ops    = &PCSPCGBlockOpsDIA;
+    c->ops    = &MatSingleBlockOpsDIA;
     c->ndiag  = ndiag;
     c->nrows  = m;
     for (PetscInt d = 0; d < ndiag; d++) c->offset[d] = offset[d];
@@ -145,7 +143,7 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
       PetscCallCUDA(cudaGetLastError());
     } else {
       PetscCall(PetscCalloc1(ndiag * m, &c->a));
-      PetscCall(PCSPCGDIAFillHost(B, ai, aj, c));
+      PetscCall(MatSingleDIAFillHost(B, ai, aj, c));
     }
   }
   if (device) PetscCall(MatDIAEntriesRestore(B, &e));
@@ -153,7 +151,7 @@ PetscErrorCode PCSPCGDIACreate(Mat B, PetscInt m, const PetscInt *ai, const Pets
 }
 
 /* y = A x with the DIA block c on stream (a diagonal block: never add, p = x); unless *stopped: with dot, dot += x'y */
-static PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, const PetscJaggedScalarSingle p[], PetscScalar *dot, cudaStream_t stream)
+static PetscErrorCode MatSingleDIAMultDevice(const MatSingleBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, const PetscJaggedScalarSingle p[], PetscScalar *dot, cudaStream_t stream)
 {
   PetscFunctionBegin;
   PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A DIA block is a diagonal block: y = A x, p = x");
@@ -162,8 +160,8 @@ static PetscErrorCode PCSPCGDIAMultDevice(const PCSPCGBlock *c, const PetscJagge
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x for a DIA block on the host: the twin of PCSPCGDIAMultDevice() */
-static PetscErrorCode PCSPCGDIAMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+/* y = A x for a DIA block on the host: the twin of MatSingleDIAMultDevice() */
+static PetscErrorCode MatSingleDIAMultHost(const MatSingleBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
   PetscFunctionBegin;
   PetscAssert(!add, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A DIA block is a diagonal block: y = A x");
@@ -180,14 +178,14 @@ static PetscErrorCode PCSPCGDIAMultHost(const PCSPCGBlock *c, const PetscJaggedS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGDIADescribe(const PCSPCGBlock *c, const char *unit, char line[], size_t len)
+static PetscErrorCode MatSingleDIADescribe(const MatSingleBlock *c, const char *unit, char line[], size_t len)
 {
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(line, len, "DIA, %s values on %" PetscInt_FMT " diagonals, no column indices", unit, c->ndiag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGDIADestroy(PCSPCGBlock *c)
+static PetscErrorCode MatSingleDIADestroy(MatSingleBlock *c)
 {
   PetscFunctionBegin;
   if (c->device) PetscCallCUDA(cudaFree(c->a));
@@ -196,13 +194,13 @@ static PetscErrorCode PCSPCGDIADestroy(PCSPCGBlock *c)
 }
 
 /* the values, one array of nrows a diagonal: no index at all */
-static size_t PCSPCGDIABytes(const PCSPCGBlock *c)
+static size_t MatSingleDIABytes(const MatSingleBlock *c)
 {
   return sizeof(PetscJaggedScalarSingle) * c->ndiag * c->nrows;
 }
 
 /* A host block's values again from B (same pattern) */
-static PetscErrorCode PCSPCGDIARefreshHost(PCSPCGBlock *c, Mat B)
+static PetscErrorCode MatSingleDIARefreshHost(MatSingleBlock *c, Mat B)
 {
   const PetscInt *ai, *aj;
   PetscInt        m;
@@ -212,9 +210,9 @@ static PetscErrorCode PCSPCGDIARefreshHost(PCSPCGBlock *c, Mat B)
   PetscAssert(!c->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host block only");
   PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
-  PetscCall(PCSPCGDIAFillHost(B, ai, aj, c));
+  PetscCall(MatSingleDIAFillHost(B, ai, aj, c));
   PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsDIA = {PCSPCGDIAMultHost, PCSPCGDIAMultDevice, PCSPCGDIADescribe, PCSPCGDIADestroy, PCSPCGDIABytes, PCSPCGDIARefreshHost};
+const MatSingleBlockOps MatSingleBlockOpsDIA = {MatSingleDIAMultHost, MatSingleDIAMultDevice, MatSingleDIADescribe, MatSingleDIADestroy, MatSingleDIABytes, MatSingleDIARefreshHost};

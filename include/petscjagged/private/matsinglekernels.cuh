@@ -1,10 +1,11 @@
 /*
-   Device helpers shared by PCSPCG's inner loop (spcgdevice.cu) and the products of its operator copies
-   (spcgcsr.cu, spcgdia.cu, spcgjagged.cu): the scalar types, conversions between the precisions, and block sums.
+   Device helpers of the single-precision matrix's products (matsinglecsr.cu, matsingledia.cu, matsinglejagged.cu)
+   and of the single-precision loops that use it (PCSPCG's inner CG, spcgdevice.cu, and V-cycle, spcgmgdevice.cu):
+   the scalar types, conversions between the precisions, and block sums.
 */
 #pragma once
 
-#include <petscjagged/private/spcgimpl.h>
+#include <petscjagged/private/matsingle.h>
 #include <petscjagged/private/seqjagged.h>
 #include <petscjagged/private/jaggeddevicescalar.cuh>
 #include <petscjagged/private/jaggedlaunch.cuh>

@@ -1,5 +1,5 @@
 /*
-   PCSPCG's pJDS copy of an AIJ operator's (diagonal) block in single precision (-pc_spcg_format pjds, and
+   The single-precision matrix's pJDS copy of an AIJ operator's (diagonal) block in single precision (-pc_spcg_format pjds, and
    auto where DIA does not pay): the padded jagged-diagonal format of MATPJDSCUDA built from the block's CSR
    pattern, its values gathered into the slots and rounded, and the product by MATPJDSCUDA's kernel. On the
    GPU the format is built from the device CSR that MATSEQAIJCUSPARSE already holds (jaggedbuild.cu: no host
@@ -8,13 +8,13 @@
    product then moves 4 bytes of value and 4 of column an entry, at the jagged kernel's bandwidth.
 */
 #include <petscdevice_cuda.h>
-#include "spcgkernels.cuh"
+#include <petscjagged/private/matsinglekernels.cuh>
 #include <petscjagged/private/jaggedbuild.cuh>
 #include <petscjagged/private/jaggedhost.hpp>
 
 #include <new>
 
-struct _n_PCSPCGJagged {
+struct _n_MatSingleJagged {
   jagged::Format             format;            /* the whole format on the host; on the device its summary */
   jagged::gpu::DeviceFormat *dformat = nullptr; /* the device arrays */
 };
@@ -45,16 +45,16 @@ PetscErrorCode CheckStatus(jagged::Status st, cudaError_t cerr)
   The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision: on the device from
   B's device CSR (B a MATSEQAIJCUSPARSE), or on the host
 */
-PetscErrorCode PCSPCGJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGBlock *c)
+PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, MatSingleBlock *c)
 {
-  PCSPCGJagged   jg;
-  jagged::Status st;
+  MatSingleJagged jg;
+  jagged::Status  st;
 
   PetscFunctionBegin;
-  jg = new (std::nothrow) _n_PCSPCGJagged;
+  jg = new (std::nothrow) _n_MatSingleJagged;
   PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
   c->format = PCSPCG_FORMAT_PJDS;
-  c->ops    = &PCSPCGBlockOpsPJDS;
+  c->ops    = &MatSingleBlockOpsPJDS;
   c->jagged = jg;
   c->nrows  = m;
   if (device) {
@@ -84,9 +84,9 @@ PetscErrorCode PCSPCGJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *c)
+static PetscErrorCode MatSingleJaggedDestroy(MatSingleBlock *c)
 {
-  PCSPCGJagged jg = c->jagged;
+  MatSingleJagged jg = c->jagged;
 
   PetscFunctionBegin;
   if (!jg) PetscFunctionReturn(PETSC_SUCCESS);
@@ -102,15 +102,15 @@ static PetscErrorCode PCSPCGJaggedDestroy(PCSPCGBlock *c)
 }
 
 /* The storage: the entries the copy stores, padding included */
-static PetscErrorCode PCSPCGJaggedDescribe(const PCSPCGBlock *c, const char *unit, char line[], size_t len)
+static PetscErrorCode MatSingleJaggedDescribe(const MatSingleBlock *c, const char *unit, char line[], size_t len)
 {
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and 4-byte columns", (PetscCount)c->jagged->format.nslots, c->nnz, unit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x for a pJDS block on the host (a diagonal block: never add): the twin of PCSPCGJaggedMultDevice() */
-static PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
+/* y = A x for a pJDS block on the host (a diagonal block: never add): the twin of MatSingleJaggedMultDevice() */
+static PetscErrorCode MatSingleJaggedMultHost(const MatSingleBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
   PetscFunctionBegin;
   PetscAssert(!add, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x");
@@ -122,7 +122,7 @@ static PetscErrorCode PCSPCGJaggedMultHost(const PCSPCGBlock *c, const PetscJagg
   y = A x for a pJDS block on stream (capturable into a CUDA graph; a diagonal block: never add, p = x);
   unless *stopped (device memory, may be NULL): with dot (device memory, may be NULL), dot += x'y
 */
-static PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, const PetscJaggedScalarSingle p[], PetscScalar *dot, cudaStream_t stream)
+static PetscErrorCode MatSingleJaggedMultDevice(const MatSingleBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[], const int *stopped, const PetscJaggedScalarSingle p[], PetscScalar *dot, cudaStream_t stream)
 {
   PetscFunctionBegin;
   PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x, p = x");
@@ -135,7 +135,7 @@ static PetscErrorCode PCSPCGJaggedMultDevice(const PCSPCGBlock *c, const PetscJa
 }
 
 /* the slots' values and 4-byte columns, padding included, and the row structure of both parts */
-static size_t PCSPCGJaggedBytes(const PCSPCGBlock *c)
+static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
 {
   const jagged::Format &f = c->jagged->format;
 
@@ -143,7 +143,7 @@ static size_t PCSPCGJaggedBytes(const PCSPCGBlock *c)
 }
 
 /* A host block's values again from B (same pattern): gathered into the slots */
-static PetscErrorCode PCSPCGJaggedRefreshHost(PCSPCGBlock *c, Mat B)
+static PetscErrorCode MatSingleJaggedRefreshHost(MatSingleBlock *c, Mat B)
 {
   const PetscScalar *aa;
 
@@ -155,4 +155,4 @@ static PetscErrorCode PCSPCGJaggedRefreshHost(PCSPCGBlock *c, Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const PCSPCGBlockOps PCSPCGBlockOpsPJDS = {PCSPCGJaggedMultHost, PCSPCGJaggedMultDevice, PCSPCGJaggedDescribe, PCSPCGJaggedDestroy, PCSPCGJaggedBytes, PCSPCGJaggedRefreshHost};
+const MatSingleBlockOps MatSingleBlockOpsPJDS = {MatSingleJaggedMultHost, MatSingleJaggedMultDevice, MatSingleJaggedDescribe, MatSingleJaggedDestroy, MatSingleJaggedBytes, MatSingleJaggedRefreshHost};
