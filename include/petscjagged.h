@@ -67,6 +67,27 @@ typedef enum {
 PETSC_EXTERN const char *const MatJaggedKernels[];
 
 /*E
+   MatJaggedBlocks - Whether a jagged-diagonal matrix with a block size (`MatGetBlockSize()` of 2 to 6) stores its
+   entries in dense blocks with one column index each
+
+   Values:
++  `MAT_JAGGED_BLOCKS_AUTO` - blocks where they move fewer bytes in a product than single entries: where the blocks'
+                              values and one index each take fewer bytes than the nonzeros with an index each
+.  `MAT_JAGGED_BLOCKS_ON`   - blocks whenever the block size is 2 to 6 and divides the rows and columns
+-  `MAT_JAGGED_BLOCKS_OFF`  - one column index per entry
+
+   Level: intermediate
+
+.seealso: `MATPJDSCUDA`, `MATJDSCUDA`, `MatJaggedSetBlocks()`
+E*/
+typedef enum {
+  MAT_JAGGED_BLOCKS_AUTO,
+  MAT_JAGGED_BLOCKS_ON,
+  MAT_JAGGED_BLOCKS_OFF
+} MatJaggedBlocks;
+PETSC_EXTERN const char *const MatJaggedBlocksTypes[];
+
+/*E
    PetscJaggedExchange - How the halo exchanges and reductions of petsc-jagged's GPU objects travel between processes
 
    Values:
@@ -134,6 +155,8 @@ typedef PetscErrorCode (*MatJaggedMultSingleFn)(Mat, const PetscJaggedScalarSing
 PETSC_EXTERN PetscErrorCode MatJaggedSetMultSingle(Mat, MatJaggedMultSingleFn);
 PETSC_EXTERN PetscErrorCode MatJaggedSetKernel(Mat, MatJaggedKernel, PetscInt);
 PETSC_EXTERN PetscErrorCode MatJaggedGetKernel(Mat, MatJaggedKernel *, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatJaggedSetBlocks(Mat, MatJaggedBlocks);
+PETSC_EXTERN PetscErrorCode MatJaggedGetBlocks(Mat, MatJaggedBlocks *, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatJaggedSetExchange(Mat, PetscJaggedExchange);
 PETSC_EXTERN PetscErrorCode MatJaggedGetExchange(Mat, PetscJaggedExchange *);
 PETSC_EXTERN PetscErrorCode MatPJDSSetBlockRows(Mat, PetscInt);

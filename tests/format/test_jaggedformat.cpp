@@ -96,12 +96,37 @@ void CheckSlots(const CSR &a, const Format &f)
   JAGGED_CHECK(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }), "CSR entries not mapped once each");
 }
 
+/* A blocked format: block rows, block columns, and every CSR entry at its entry of its block's slot, once; the rest zero-filled (-1) */
+void CheckBlockedSlots(const CSR &a, const Format &f)
+{
+  const int        bs = f.bs;
+  std::vector<int> hits(a.colidx.size(), 0);
+
+  JAGGED_CHECK(f.nsorted == a.nrows / bs && f.nlong == 0 && f.nslots == bs * bs * f.nstored && f.valmap.size() == static_cast<size_t>(f.nslots), "blocked sizes");
+  for (int j = 0; j < f.ndiag; ++j) {
+    for (int s = f.diagstart[j]; s < f.diagstart[j + 1]; ++s) {
+      const int  i    = s - f.diagstart[j];
+      const bool real = i < f.nsorted && j < f.rowlen[i];
+      JAGGED_CHECK(f.colidx[s] >= 0 && f.colidx[s] < a.ncols && f.colidx[s] % bs == 0, "slot %d column %d", s, f.colidx[s]);
+      for (int r = 0; r < bs; ++r)
+        for (int c = 0; c < bs; ++c) {
+          const int m = f.valmap[static_cast<size_t>(r * bs + c) * f.nstored + s];
+          if (m < 0) continue;
+          const int row = real ? f.perm[i] * bs + r : -1;
+          JAGGED_CHECK(real && m >= a.rowptr[row] && m < a.rowptr[row + 1] && a.colidx[m] == f.colidx[s] + c, "slot %d entry (%d, %d) maps %d", s, r, c, m);
+          hits[m]++;
+        }
+    }
+  }
+  JAGGED_CHECK(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }), "CSR entries not mapped once each");
+}
+
 void CheckStats(const CSR &a, const Format &f)
 {
   const Stats st = GetStats(f, sizeof(double));
 
   JAGGED_CHECK(st.nnz == static_cast<long long>(a.colidx.size()) && st.nslots == f.nslots && st.padding == f.nslots - st.nnz, "stats counts");
-  JAGGED_CHECK(st.ellpack_slots == static_cast<long long>(a.nrows) * f.maxrowlen, "ellpack slots");
+  JAGGED_CHECK(st.ellpack_slots == static_cast<long long>(a.nrows) * f.maxrowlen * f.bs, "ellpack slots");
   JAGGED_CHECK(st.value_bytes == f.nslots * sizeof(double) && st.valmap_bytes == f.nslots * sizeof(int), "stats bytes");
   JAGGED_CHECK(st.device_bytes == st.index_bytes + st.valmap_bytes + st.value_bytes, "device bytes");
 }
@@ -177,9 +202,12 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
 
   JAGGED_CHECK(st == Status::Success, "%s: build failed: %s", what.c_str(), StatusString(st));
   if (st != Status::Success) return;
-  CheckLongPart(a, o, f);
-  CheckJaggedIndex(a, o, f);
-  CheckSlots(a, f);
+  if (o.block_size > 1) CheckBlockedSlots(a, f);
+  else {
+    CheckLongPart(a, o, f);
+    CheckJaggedIndex(a, o, f);
+    CheckSlots(a, f);
+  }
   CheckStats(a, f);
   CheckProducts<double, double>(a, f, rng, what + " <double>");
   CheckProducts<float, float>(a, f, rng, what + " <float>");
@@ -208,7 +236,14 @@ void CheckValidation()
   JAGGED_CHECK(BuildFormat(2, 2, rowptr.data(), bad_col, Options(), &f) == Status::InvalidCSR, "column out of range accepted");
   JAGGED_CHECK(BuildFormat(-1, 2, rowptr.data(), colidx.data(), Options(), &f) == Status::InvalidCSR, "negative nrows accepted");
   JAGGED_CHECK(BuildFormat(0, 0, nullptr, nullptr, Options(), &f) == Status::Success && f.nslots == 0, "empty matrix without arrays");
-  for (Status s : {Status::Success, Status::InvalidBlockRows, Status::InvalidThreshold, Status::InvalidCSR, Status::TooLarge, Status::OutOfMemory}) JAGGED_CHECK(StatusString(s)[0] != '\0', "empty status string");
+  for (int bs : {0, -1, kMaxBlockSize + 1}) JAGGED_CHECK(BuildFormat(2, 2, rowptr.data(), colidx.data(), {Kind::PJDS, 32, LongRowMode::Auto, 0, bs}, &f) == Status::InvalidBlockSize, "block size %d accepted", bs);
+  JAGGED_CHECK(BuildFormat(2, 2, rowptr.data(), colidx.data(), {Kind::PJDS, 32, LongRowMode::Auto, 0, 2}, &f) == Status::Success && f.bs == 2 && f.nslots == 4 * f.nstored, "2 x 2 of block size 2");
+  {
+    const std::vector<int> r3{0, 1, 2, 3}, c3{0, 1, 2};
+    JAGGED_CHECK(BuildFormat(3, 3, r3.data(), c3.data(), {Kind::PJDS, 32, LongRowMode::Auto, 0, 2}, &f) == Status::InvalidBlockSize, "3 rows in blocks of 2 accepted");
+    JAGGED_CHECK(BuildFormat(2, 3, rowptr.data(), colidx.data(), {Kind::PJDS, 32, LongRowMode::Auto, 0, 2}, &f) == Status::InvalidBlockSize, "3 columns in blocks of 2 accepted");
+  }
+  for (Status s : {Status::Success, Status::InvalidBlockRows, Status::InvalidThreshold, Status::InvalidBlockSize, Status::InvalidCSR, Status::TooLarge, Status::OutOfMemory}) JAGGED_CHECK(StatusString(s)[0] != '\0', "empty status string");
 }
 
 /* The automatic threshold rule, and the split it makes or avoids */
@@ -262,12 +297,35 @@ void CheckKnownLayouts(std::mt19937 &rng)
   JAGGED_CHECK((f.rowlen == std::vector<int>{3, 3, 2, 1, 0} && f.diagstart == std::vector<int>{0, 32, 64, 96}), "JDS example");
 }
 
+/* A hand-checked blocked layout: 4 x 6 in blocks of 2, block rows {0: cols 0, 2 (partly zero)}, {1: col 1}, pJDS b_r 2 */
+void CheckBlockedLayout()
+{
+  /* rows: 0: (0,0) (0,1) (0,4); 1: (1,1) (1,5); 2: (2,2) (2,3); 3: (3,3) */
+  const std::vector<int> rowptr{0, 3, 5, 7, 8}, colidx{0, 1, 4, 1, 5, 2, 3, 3};
+  const std::vector<double> csr{1, 2, 3, 4, 5, 6, 7, 8}, x{1, 10, 100, 1000, 10000, 100000};
+  Format                  f;
+
+  JAGGED_CHECK(BuildFormat(4, 6, rowptr.data(), colidx.data(), {Kind::PJDS, 2, LongRowMode::Auto, 0, 2}, &f) == Status::Success, "blocked example builds");
+  JAGGED_CHECK((f.perm == std::vector<int>{0, 1} && f.rowlen == std::vector<int>{2, 2} && f.diagstart == std::vector<int>{0, 2, 4}), "blocked example structure");
+  JAGGED_CHECK((f.colidx == std::vector<int>{0, 2, 4, 4}), "blocked example columns (padding repeats its neighbour's)");
+  /* entry (r, c) of slot s at (2 r + c) 4 + s */
+  JAGGED_CHECK((f.valmap == std::vector<int>{0, 5, 2, -1, 1, 6, -1, -1, -1, -1, -1, -1, 3, 7, 4, -1}), "blocked example valmap");
+  std::vector<double> vals(f.nslots), y(4);
+  FillValues(f, csr.data(), vals.data());
+  host::Mult(f, vals.data(), x.data(), y.data());
+  JAGGED_CHECK((y == std::vector<double>{1 + 20 + 30000, 40 + 500000, 600 + 7000, 8000}), "blocked example product");
+  const Stats st = GetStats(f, sizeof(double));
+  JAGGED_CHECK(st.nslots == 16 && st.padding == 8, "blocked example: 16 entries stored for 8 nonzeros");
+  JAGGED_CHECK(CountBlocks(4, 6, rowptr.data(), colidx.data(), 2) == 3, "blocked example: 3 blocks");
+  JAGGED_CHECK(!BlocksPay(8, 3, 2, sizeof(double)) && BlocksPay(12, 3, 2, sizeof(double)), "blocks of 2 pay from 3 nonzeros of 4 on");
+}
+
 } // namespace
 
 int main()
 {
   std::mt19937 rng(20240611);
-  int          nbuilt = 0;
+  int          nbuilt = 0, nblocked = 0;
 
   CheckValidation();
   CheckLongRowRule(rng);
@@ -278,6 +336,13 @@ int main()
       nbuilt++;
     }
   }
-  std::printf("test_jaggedformat: %d matrix/format combinations, %d failures\n", nbuilt, failures);
+  for (int bs = 2; bs <= kMaxBlockSize; ++bs)
+    for (const CSR &a : BlockedTestMatrices(bs, rng))
+      for (const Options &o : BlockedTestOptions(bs)) {
+        CheckMatrix(a, o, rng);
+        nblocked++;
+      }
+  CheckBlockedLayout();
+  std::printf("test_jaggedformat: %d matrix/format combinations, %d blocked ones, %d failures\n", nbuilt, nblocked, failures);
   return failures ? 1 : 0;
 }

@@ -229,6 +229,40 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
   CudaCheck(gpu::DeviceFormatDestroy(&d), "DeviceFormatDestroy");
 }
 
+/*
+   A blocked format on the GPU: uploaded from the host build (blocked formats are not built on the GPU: BuildDeviceFormat()
+   refuses them), its products, refresh and diagonal against CSR, and against the host twins
+*/
+void CheckBlockedMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
+{
+  const std::string what = a.name + ", " + Describe(o);
+  Format            f, s;
+  gpu::DeviceFormat d, refused;
+  DeviceVector<int> drowptr(a.rowptr), dcolidx(a.colidx);
+  cudaError_t       err;
+
+  if (BuildFormat(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), o, &f) != Status::Success) {
+    JAGGED_CHECK(false, "%s: build failed", what.c_str());
+    return;
+  }
+  const Status ds = gpu::BuildDeviceFormat(a.nrows, a.ncols, drowptr.get(), dcolidx.get(), o, &s, &refused, 0, &err);
+  JAGGED_CHECK(ds == Status::InvalidBlockSize && err == cudaSuccess && !refused.storage, "%s: GPU build of a blocked format: %s", what.c_str(), StatusString(ds));
+  CudaCheck(gpu::DeviceFormatCreate(f, &d, 0), "DeviceFormatCreate");
+  JAGGED_CHECK(d.bs == o.block_size, "%s: device block size %d", what.c_str(), d.bs);
+  CheckProducts<double, double>(a, f, d, rng, what + " <double>");
+  CheckProducts<float, float>(a, f, d, rng, what + " <float>");
+  CheckProducts<float, double>(a, f, d, rng, what + " <float, double>");
+  CheckProducts<std::complex<double>, std::complex<double>>(a, f, d, rng, what + " <complex>");
+  CheckProducts<std::complex<float>, std::complex<float>>(a, f, d, rng, what + " <complex float>");
+  CheckProducts<std::complex<float>, std::complex<double>>(a, f, d, rng, what + " <complex float, complex>");
+  CheckValueOps<double>(a, f, d, rng, what + " <double>");
+  CheckValueOps<float>(a, f, d, rng, what + " <float>");
+  CheckValueOps<std::complex<double>>(a, f, d, rng, what + " <complex>");
+  CheckHostTwins<double, double>(a, f, d, rng, what + " <double>");
+  CheckHostTwins<std::complex<float>, std::complex<float>>(a, f, d, rng, what + " <complex float>");
+  CudaCheck(gpu::DeviceFormatDestroy(&d), "DeviceFormatDestroy");
+}
+
 /* A CSR of the given row lengths with distinct sorted random columns (Floyd's sampling): MakeCSR() for many rows */
 CSR RandomCSR(const std::string &name, int ncols, const std::vector<int> &lengths, std::mt19937 &rng)
 {
@@ -293,6 +327,7 @@ void CheckDeviceBuildErrors()
   } cases[] = {
     {rowptr, {Kind::PJDS, 0, LongRowMode::Auto, 0}, Status::InvalidBlockRows},
     {rowptr, {Kind::PJDS, 32, LongRowMode::Split, -1}, Status::InvalidThreshold},
+    {rowptr, {Kind::PJDS, 32, LongRowMode::Auto, 0, kMaxBlockSize + 1}, Status::InvalidBlockSize},
     {bad_start, Options(), Status::InvalidCSR},
     {bad_order, Options(), Status::InvalidCSR},
   };
@@ -325,7 +360,7 @@ void CheckDiagonalTables(std::mt19937 &rng)
 int main()
 {
   std::mt19937 rng(20240611);
-  int          nbuilt = 0;
+  int          nbuilt = 0, nblocked = 0;
 
   for (const CSR &a : TestMatrices(rng)) {
     for (const Options &o : TestOptions()) {
@@ -336,6 +371,12 @@ int main()
   CheckDiagonalTables(rng);
   CheckRandomDeviceBuilds(rng);
   CheckDeviceBuildErrors();
-  std::printf("test_jaggedkernels: %d matrix/format combinations (+14 diagonal-table cases), each also built on the GPU, %d failures\n", nbuilt, failures);
+  for (int bs = 2; bs <= kMaxBlockSize; ++bs)
+    for (const CSR &a : BlockedTestMatrices(bs, rng))
+      for (const Options &o : BlockedTestOptions(bs)) {
+        CheckBlockedMatrix(a, o, rng);
+        nblocked++;
+      }
+  std::printf("test_jaggedkernels: %d matrix/format combinations (+14 diagonal-table cases), each also built on the GPU; %d blocked ones; %d failures\n", nbuilt, nblocked, failures);
   return failures ? 1 : 0;
 }

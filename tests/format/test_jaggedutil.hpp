@@ -117,6 +117,61 @@ inline std::vector<CSR> TestMatrices(std::mt19937 &rng)
   return m;
 }
 
+/*
+   A CSR of bs x bs blocks: block row b holds blengths[b] distinct random block columns (the diagonal block in most of
+   them), each block's entries present with probability fill (at least one); scalar rows sorted by column
+*/
+inline CSR MakeBlockedCSR(const std::string &name, int nbcols, int bs, const std::vector<int> &blengths, double fill, std::mt19937 &rng)
+{
+  const CSR                      pattern = MakeCSR(name, nbcols, blengths, rng, true);
+  std::bernoulli_distribution    keep(fill);
+  std::vector<std::vector<char>> present(pattern.colidx.size(), std::vector<char>(static_cast<size_t>(bs) * bs));
+  CSR                            a;
+
+  for (std::vector<char> &p : present) {
+    bool any = false;
+    for (char &e : p) any |= (e = keep(rng));
+    if (!any) p[rng() % p.size()] = 1;
+  }
+  a.name  = name + ", bs " + std::to_string(bs);
+  a.nrows = pattern.nrows * bs;
+  a.ncols = nbcols * bs;
+  for (int b = 0; b < pattern.nrows; ++b)
+    for (int r = 0; r < bs; ++r) {
+      for (int k = pattern.rowptr[b]; k < pattern.rowptr[b + 1]; ++k)
+        for (int c = 0; c < bs; ++c)
+          if (present[k][r * bs + c]) a.colidx.push_back(pattern.colidx[k] * bs + c);
+      a.rowptr.push_back(static_cast<int>(a.colidx.size()));
+    }
+  return a;
+}
+
+/* The blocked test matrices of block size bs: edge cases, empty block rows, whole and partly zero blocks, rectangular, a long block row */
+inline std::vector<CSR> BlockedTestMatrices(int bs, std::mt19937 &rng)
+{
+  std::vector<CSR> m;
+  std::vector<int> len;
+
+  m.push_back(MakeBlockedCSR("0x0 blocks", 0, bs, {}, 1.0, rng));
+  m.push_back(MakeBlockedCSR("1x1 block", 1, bs, {1}, 1.0, rng));
+  m.push_back(MakeBlockedCSR("33x33 blocks, lengths 0..5, whole", 33, bs, UniformLengths(33, 0, 5, rng), 1.0, rng));
+  m.push_back(MakeBlockedCSR("100x100 blocks, lengths 1..9, partly zero", 100, bs, UniformLengths(100, 1, 9, rng), 0.6, rng));
+  m.push_back(MakeBlockedCSR("40x70 blocks, rectangular", 70, bs, UniformLengths(40, 0, 8, rng), 0.8, rng));
+  m.push_back(MakeBlockedCSR("70x40 blocks, rectangular", 40, bs, UniformLengths(70, 0, 8, rng), 0.8, rng));
+  len      = UniformLengths(500, 5, 27, rng);
+  len[300] = 100; /* more diagonals than the constant table holds */
+  m.push_back(MakeBlockedCSR("500x600 blocks, a long block row", 600, bs, len, 0.9, rng));
+  m.push_back(MakeBlockedCSR("60x60 blocks, all-zero values", 60, bs, UniformLengths(60, 0, 4, rng), 0.7, rng));
+  m.back().zero_values = true;
+  return m;
+}
+
+/* Options the blocked matrices of block size bs are built with: both kinds, two b_r */
+inline std::vector<Options> BlockedTestOptions(int bs)
+{
+  return {{Kind::PJDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs}, {Kind::PJDS, 7, LongRowMode::Auto, 0, bs}, {Kind::JDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs}};
+}
+
 /* Options the tests build every matrix with: both kinds, several b_r, all long-row modes */
 inline std::vector<Options> TestOptions()
 {
@@ -135,7 +190,7 @@ inline std::vector<Options> TestOptions()
 inline std::string Describe(const Options &o)
 {
   const char *mode = o.long_rows == LongRowMode::Auto ? "auto" : o.long_rows == LongRowMode::JaggedOnly ? "jagged-only" : "split";
-  return std::string(o.kind == Kind::JDS ? "JDS" : "pJDS") + " b_r " + std::to_string(o.block_rows) + " " + mode + " " + std::to_string(o.long_row_threshold);
+  return std::string(o.kind == Kind::JDS ? "JDS" : "pJDS") + " b_r " + std::to_string(o.block_rows) + " " + mode + " " + std::to_string(o.long_row_threshold) + (o.block_size > 1 ? " blocks of " + std::to_string(o.block_size) : "");
 }
 
 template <typename T>

@@ -12,6 +12,15 @@
    Rows much longer than the rest are kept apart in a small CSR part (see LongRowThreshold()), so
    one dense row cannot make the jagged part wide.
 
+   Blocked (block size bs of 2..kMaxBlockSize, Options::block_size): the matrix is read as bs x bs
+   blocks, and the jagged structure above is that of its block rows and block columns: a row of the
+   jagged part is a block row (nrows / bs of them), a slot a stored block with one column index (its
+   first scalar column), and the slot's bs^2 values lie a slot count apart, entry (r, c) of slot s at
+   vals[(r * bs + c) * nstored + s], so that the threads of a warp read each entry of their blocks
+   coalesced. A block that is partly zero is stored whole (its missing entries: zero values, valmap -1).
+   Blocked formats have no long-row part. One 4-byte index per block: a double entry of a 3 x 3 block
+   moves 8 + 4/9 bytes, a scalar format's 12.
+
    The structure holds indices only: the value arrays (one per precision) have nslots entries,
    slots [0, nstored) for the jagged part and [nstored, nslots) for the long-row CSR part, and are
    filled from CSR values by one gather through valmap (FillValues(), and its GPU twin).
@@ -33,7 +42,7 @@ enum class LongRowMode {
   Split       /* split at Options::long_row_threshold */
 };
 
-enum class Status { Success, InvalidBlockRows, InvalidThreshold, InvalidCSR, TooLarge, OutOfMemory, DeviceError };
+enum class Status { Success, InvalidBlockRows, InvalidThreshold, InvalidBlockSize, InvalidCSR, TooLarge, OutOfMemory, DeviceError };
 
 constexpr int kDefaultBlockRows  = 32;   /* pJDS b_r: one warp */
 constexpr int kJDSDiagonalAlign  = 32;   /* JDS diagonals start at multiples of 32 slots */
@@ -42,6 +51,7 @@ constexpr int kLongRowMinLength  = 64;   /* ...and more than 64 entries (see Lon
 constexpr int kFewRows            = 65536; /* Auto: matrices with at most this many rows... */
 constexpr int kWarpRowMinMean     = 16;    /* ...and more entries per row on average run rows longer than this by warps */
 constexpr int kBlockRowMinLength = 1024; /* long rows this long are split over thread blocks, not given a warp */
+constexpr int kMaxBlockSize      = 6;    /* blocked formats: bs from 2 to this (GAMG's coarse levels of 3D elasticity: 6) */
 constexpr long long kMaxSlots    = INT_MAX - 65536LL; /* stored entries: slot indices, and a warp's or block's stride past them, fit an int on the GPU */
 
 struct Options {
@@ -49,6 +59,7 @@ struct Options {
   int         block_rows         = kDefaultBlockRows; /* pJDS only; must be positive */
   LongRowMode long_rows          = LongRowMode::Auto;
   int         long_row_threshold = 0; /* Split only: rows with more entries go to the CSR part; >= 0 */
+  int         block_size         = 1; /* 1: scalar; 2..kMaxBlockSize: blocked (see above), dividing the rows and columns; long_rows then ignored */
 };
 
 /*
@@ -58,9 +69,10 @@ struct Options {
 struct Format {
   Kind kind       = Kind::PJDS;
   int  block_rows = 1; /* rows padded together: b_r for pJDS, 1 for JDS */
-  int  nrows = 0, ncols = 0, nnz = 0, maxrowlen = 0;
+  int  bs         = 1; /* 1: scalar; else the block size of a blocked format: rows of the jagged part are block rows */
+  int  nrows = 0, ncols = 0, nnz = 0, maxrowlen = 0; /* scalar rows, columns, entries; maxrowlen in blocks when blocked */
 
-  /* jagged part: the nsorted rows not in the long-row part */
+  /* jagged part: the nsorted rows not in the long-row part (blocked: all block rows; colidx the first column of each block) */
   int              nsorted = 0, ndiag = 0, nstored = 0;
   std::vector<int> perm;      /* [nsorted] sorted position -> original row */
   std::vector<int> rowlen;    /* [nsorted] entries the kernel iterates (pJDS: block-padded) */
@@ -74,8 +86,8 @@ struct Format {
   std::vector<int> long_rowptr; /* [nlong+1] from 0 */
   std::vector<int> long_colidx; /* [long_nnz] */
 
-  /* values: slot -> CSR position, -1 for padding */
-  int              nslots = 0; /* nstored + long_nnz */
+  /* values: slot -> CSR position, -1 for padding (blocked: value entry -> CSR position, -1 for padding and missing entries) */
+  int              nslots = 0; /* values: nstored + long_nnz; blocked: bs * bs * nstored */
   std::vector<int> valmap;     /* [nslots] */
 };
 
@@ -126,12 +138,23 @@ int ResolveLongThreshold(const Options &options, int nrows, long long nnz);
 Status DiagonalStarts(const std::vector<int> &count, int align, std::vector<int> *diagstart, int *nstored);
 
 /*
-   Builds the format of the CSR pattern (rowptr[nrows+1] from 0, colidx[rowptr[nrows]] in [0, ncols)).
-   Returns InvalidBlockRows, InvalidThreshold or InvalidCSR for bad input, TooLarge when the stored
+   Builds the format of the CSR pattern (rowptr[nrows+1] from 0, colidx[rowptr[nrows]] in [0, ncols)),
+   blocked where options.block_size > 1 (the rows of each scalar row sorted by column, as AIJ keeps them).
+   Returns InvalidBlockRows, InvalidThreshold, InvalidBlockSize or InvalidCSR for bad input, TooLarge when the stored
    entries would overflow the GPU's 32-bit slot indices (about 2^31), OutOfMemory when an allocation
    failed; *format is then unspecified.
 */
 Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *format);
+
+/* The bs x bs blocks holding the entries of the CSR pattern (nrows and ncols multiples of bs): what a blocked format stores, padding apart */
+long long CountBlocks(int nrows, int ncols, const int rowptr[], const int colidx[], int bs);
+
+/*
+   Whether a blocked format of nblocks bs x bs blocks moves fewer bytes in a product than the scalar format of the nnz
+   entries, values of scalar_bytes: nblocks (bs^2 scalar_bytes + 4) against nnz (scalar_bytes + 4), padding of both apart
+   (a 3 x 3 block pays when more than 6.3 of its 9 entries are nonzeros, in double precision)
+*/
+bool BlocksPay(long long nnz, long long nblocks, int bs, size_t scalar_bytes);
 
 /*
    Fills vals[nslots] from the CSR values csr_vals[nnz] of the pattern the format was built from,

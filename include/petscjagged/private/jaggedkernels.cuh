@@ -31,6 +31,7 @@ constexpr int kRowChunkLength = 2048;
 /* The index arrays of a Format on the device (one allocation), plus what the launches need on the host */
 struct DeviceFormat {
   int nrows = 0, ncols = 0;
+  int bs = 1; /* blocked formats: the block size (rows of the jagged part are block rows) */
   int nsorted = 0, ndiag = 0, nstored = 0;
   int nlong = 0, nlong_block = 0, nchunks = 0, nslots = 0;
   int nnonempty = 0; /* sorted rows with entries (padding included): a prefix of the sorted rows */

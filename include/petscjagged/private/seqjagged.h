@@ -26,6 +26,7 @@ typedef struct {
   jagged::Kind    kind;
   jagged::Options options;   /* block rows, long-row treatment */
   MatJaggedKernel kernel;    /* user's choice, mapped to options.long_rows */
+  MatJaggedBlocks blocks;    /* user's choice of dense blocks where the matrix has a block size; options.block_size is what the build chose */
   PetscBool       single;    /* keep a single-precision copy of the values */
   PetscBool       host;      /* run the host reference twins instead of the GPU kernels */
   struct _MatOps  aijops;    /* MATSEQAIJ's operations, delegated to */

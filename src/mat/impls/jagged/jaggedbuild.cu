@@ -345,6 +345,7 @@ Status BuildDeviceFormat(int nrows, int ncols, const int rowptr[], const int col
 
   *cuda_error = cudaSuccess;
   if (status != Status::Success) return status;
+  if (options.block_size != 1) return Status::InvalidBlockSize; /* blocked formats are built on the host (BuildFormat()) */
   if (nrows < 0 || ncols < 0) return Status::InvalidCSR;
   *summary            = Format();
   summary->kind       = options.kind;

@@ -154,6 +154,69 @@ Status Build(int nrows, int ncols, const int rowptr[], const int colidx[], const
   return Status::Success;
 }
 
+/*
+   The block pattern of the bs x bs blocks of a CSR pattern: block row b holds the distinct column / bs of its bs rows,
+   sorted; found with a marker a block column (the last block row that met it), one pass over the entries
+*/
+void BlockPattern(int nrows, int ncols, const int rowptr[], const int colidx[], int bs, std::vector<int> *browptr, std::vector<int> *bcol)
+{
+  const int        nb = nrows / bs;
+  std::vector<int> mark(static_cast<size_t>(ncols / bs), -1);
+
+  browptr->assign(static_cast<size_t>(nb) + 1, 0);
+  bcol->clear();
+  for (int b = 0; b < nb; ++b) {
+    const size_t start = bcol->size();
+    for (int k = rowptr[b * bs]; k < rowptr[(b + 1) * bs]; ++k) {
+      const int c = colidx[k] / bs;
+      if (mark[c] != b) {
+        mark[c] = b;
+        bcol->push_back(c);
+      }
+    }
+    std::sort(bcol->begin() + start, bcol->end());
+    (*browptr)[b + 1] = static_cast<int>(bcol->size());
+  }
+}
+
+/*
+   A blocked format: the scalar format of the block pattern (no long-row part), whose columns become the blocks' first
+   scalar columns and whose slots each get bs^2 value entries, entry (r, c) of slot s at (r * bs + c) * nstored + s
+*/
+Status BuildBlocked(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *f)
+{
+  const int        bs = options.block_size;
+  std::vector<int> browptr, bcol;
+  Options          bo = options;
+
+  BlockPattern(nrows, ncols, rowptr, colidx, bs, &browptr, &bcol);
+  bo.block_size = 1;
+  bo.long_rows  = LongRowMode::JaggedOnly;
+  const Status status = Build(nrows / bs, ncols / bs, browptr.data(), bcol.data(), bo, f);
+  if (status != Status::Success) return status;
+  if (static_cast<long long>(f->nstored) * bs * bs > kMaxSlots) return Status::TooLarge;
+
+  std::vector<int> slotof(bcol.size()); /* block CSR position -> slot */
+  for (int s = 0; s < f->nstored; ++s)
+    if (f->valmap[s] >= 0) slotof[f->valmap[s]] = s;
+  for (int &c : f->colidx) c *= bs;
+  f->bs     = bs;
+  f->nrows  = nrows;
+  f->ncols  = ncols;
+  f->nnz    = rowptr[nrows];
+  f->nslots = f->nstored * bs * bs;
+  f->valmap.assign(f->nslots, -1);
+  for (int row = 0; row < nrows; ++row) {
+    const int  b = row / bs, r = row % bs;
+    const int *first = bcol.data() + browptr[b], *last = bcol.data() + browptr[b + 1];
+    for (int k = rowptr[row]; k < rowptr[row + 1]; ++k) {
+      const int p = static_cast<int>(std::lower_bound(first, last, colidx[k] / bs) - bcol.data());
+      f->valmap[static_cast<size_t>(r * bs + colidx[k] % bs) * f->nstored + slotof[p]] = k;
+    }
+  }
+  return Status::Success;
+}
+
 } // namespace
 
 const char *StatusString(Status status)
@@ -165,6 +228,8 @@ const char *StatusString(Status status)
     return "pJDS block size (rows per block) must be positive";
   case Status::InvalidThreshold:
     return "long-row threshold must be non-negative";
+  case Status::InvalidBlockSize:
+    return "block size must be from 1 to 6 and divide the rows and columns";
   case Status::InvalidCSR:
     return "invalid CSR arrays (row pointers from 0, non-decreasing; columns in [0, ncols))";
   case Status::TooLarge:
@@ -181,6 +246,7 @@ Status CheckOptions(const Options &options)
 {
   if (options.kind == Kind::PJDS && options.block_rows <= 0) return Status::InvalidBlockRows;
   if (options.long_rows == LongRowMode::Split && options.long_row_threshold < 0) return Status::InvalidThreshold;
+  if (options.block_size < 1 || options.block_size > kMaxBlockSize) return Status::InvalidBlockSize;
   return Status::Success;
 }
 
@@ -226,11 +292,32 @@ Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[],
   const Status status = CheckOptions(options);
   if (status != Status::Success) return status;
   if (!CSRIsValid(nrows, ncols, rowptr, colidx)) return Status::InvalidCSR;
+  if (nrows % options.block_size || ncols % options.block_size) return Status::InvalidBlockSize;
   try {
+    if (options.block_size > 1) return BuildBlocked(nrows, ncols, rowptr, colidx, options, format);
     return Build(nrows, ncols, rowptr, colidx, options, format);
   } catch (const std::bad_alloc &) {
     return Status::OutOfMemory;
   }
+}
+
+long long CountBlocks(int nrows, int ncols, const int rowptr[], const int colidx[], int bs)
+{
+  std::vector<int> mark(static_cast<size_t>(ncols / bs), -1);
+  long long        nblocks = 0;
+
+  for (int b = 0; b < nrows / bs; ++b)
+    for (int k = rowptr[b * bs]; k < rowptr[(b + 1) * bs]; ++k)
+      if (mark[colidx[k] / bs] != b) {
+        mark[colidx[k] / bs] = b;
+        nblocks++;
+      }
+  return nblocks;
+}
+
+bool BlocksPay(long long nnz, long long nblocks, int bs, size_t scalar_bytes)
+{
+  return static_cast<double>(nblocks) * (static_cast<double>(bs) * bs * scalar_bytes + sizeof(int)) < static_cast<double>(nnz) * (scalar_bytes + sizeof(int));
 }
 
 template <typename CsrT, typename MatT>
@@ -252,7 +339,7 @@ Stats GetStats(const Format &f, size_t scalar_bytes)
   st.nslots            = f.nslots;
   st.padding           = st.nslots - st.nnz;
   st.padding_ratio     = st.nnz > 0 ? static_cast<double>(st.padding) / st.nnz : 0.0;
-  st.ellpack_slots     = static_cast<long long>(f.nrows) * f.maxrowlen;
+  st.ellpack_slots     = static_cast<long long>(f.nrows) * f.maxrowlen * f.bs; /* blocked: maxrowlen blocks of bs^2 entries a block row */
   st.ellpack_reduction = st.ellpack_slots > 0 ? 1.0 - static_cast<double>(st.nslots) / st.ellpack_slots : 0.0;
   st.index_bytes       = nindex * sizeof(int);
   st.valmap_bytes      = static_cast<size_t>(f.nslots) * sizeof(int);

@@ -25,10 +25,53 @@ void ForLongRow(const Format &f, int r, Fn fn)
   for (int k = f.long_rowptr[r]; k < f.long_rowptr[r + 1]; ++k) fn(f.long_colidx[k], f.nstored + k);
 }
 
+/* Entry (r, c) of the block in slot s of a blocked format */
+inline size_t BlockEntry(const Format &f, int s, int r, int c)
+{
+  return static_cast<size_t>(r * f.bs + c) * f.nstored + s;
+}
+
+/* Blocked y = A x (+ w when w is not null): one thread a block row, its bs sums over the row's blocks, entries in row order */
+template <typename MatT, typename VecT>
+void BlockMultRows(const Format &f, const MatT vals[], const VecT x[], const VecT w[], VecT y[])
+{
+  const int bs = f.bs;
+
+  for (int i = 0; i < f.nsorted; ++i) {
+    const int brow = f.perm[i] * bs;
+    VecT      sum[kMaxBlockSize];
+    std::fill(sum, sum + bs, VecT(0));
+    ForJaggedRow(f, i, [&](int col, int s) {
+      for (int r = 0; r < bs; ++r)
+        for (int c = 0; c < bs; ++c) sum[r] += static_cast<VecT>(vals[BlockEntry(f, s, r, c)]) * x[col + c];
+    });
+    for (int r = 0; r < bs; ++r) y[brow + r] = w ? w[brow + r] + sum[r] : sum[r];
+  }
+}
+
+/* Blocked y = A^T x (+ w when w is not null), y set first */
+template <typename MatT, typename VecT>
+void BlockMultTransposeRows(const Format &f, const MatT vals[], const VecT x[], VecT y[])
+{
+  const int bs = f.bs;
+
+  for (int i = 0; i < f.nsorted; ++i) {
+    const int brow = f.perm[i] * bs;
+    ForJaggedRow(f, i, [&](int col, int s) {
+      for (int r = 0; r < bs; ++r)
+        for (int c = 0; c < bs; ++c) y[col + c] += static_cast<VecT>(vals[BlockEntry(f, s, r, c)]) * x[brow + r];
+    });
+  }
+}
+
 /* y = A x (+ w when w is not null) */
 template <typename MatT, typename VecT>
 void MultRows(const Format &f, const MatT vals[], const VecT x[], const VecT w[], VecT y[])
 {
+  if (f.bs > 1) {
+    BlockMultRows(f, vals, x, w, y);
+    return;
+  }
   for (int i = 0; i < f.nsorted; ++i) {
     const int row = f.perm[i];
     VecT      sum(0);
@@ -49,6 +92,10 @@ void MultTransposeRows(const Format &f, const MatT vals[], const VecT x[], const
 {
   if (!w) std::fill(y, y + f.ncols, VecT(0));
   else if (w != y) std::copy(w, w + f.ncols, y);
+  if (f.bs > 1) {
+    BlockMultTransposeRows(f, vals, x, y);
+    return;
+  }
   for (int i = 0; i < f.nsorted; ++i) {
     const VecT xi = x[f.perm[i]];
     ForJaggedRow(f, i, [&](int col, int s) { y[col] += static_cast<VecT>(vals[s]) * xi; });
@@ -88,6 +135,17 @@ void MultTransposeAdd(const Format &format, const MatT vals[], const VecT x[], c
 template <typename MatT>
 void GetDiagonal(const Format &f, const MatT vals[], MatT diag[])
 {
+  if (f.bs > 1) { /* the diagonal block's diagonal: the block whose first column is the block row's first row */
+    for (int i = 0; i < f.nsorted; ++i) {
+      const int brow = f.perm[i] * f.bs;
+      for (int r = 0; r < f.bs; ++r) diag[brow + r] = MatT(0);
+      ForJaggedRow(f, i, [&](int col, int s) {
+        if (col == brow)
+          for (int r = 0; r < f.bs; ++r) diag[brow + r] += vals[BlockEntry(f, s, r, r)];
+      });
+    }
+    return;
+  }
   for (int i = 0; i < f.nsorted; ++i) {
     const int row = f.perm[i];
     diag[row]     = MatT(0);

@@ -2,6 +2,7 @@
 #include <petscjagged/private/jaggeddevicescalar.cuh>
 
 #include <algorithm>
+#include <type_traits>
 #include <petscjagged/private/jaggedlaunch.cuh>
 
 namespace jagged {
@@ -78,6 +79,73 @@ __global__ void __launch_bounds__(kRowThreads) JaggedRowKernel(const __grid_cons
     acc         = term(acc, row, LoadStream(a.colidx + k), LoadStream(vals + k));
   }
   y[row] = w ? w[row] + acc : acc;
+}
+
+/*
+   Blocked jagged part, one thread per sorted block row: the thread walks its block row down the jagged diagonals, loads
+   each block's BS columns of x once and its BS^2 entries (entry e of slot k at vals[e * nstored + k]: coalesced over the
+   warp), and writes its BS entries of y once, y = sum (+ w)
+*/
+template <int BS, int N, typename M, typename V>
+__global__ void __launch_bounds__(kRowThreads) BlockRowKernel(const __grid_constant__ DiagTable<N> table, const JaggedArrays a, int nstored, const M *__restrict__ vals, const V *__restrict__ x, const V *w, V *y)
+{
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= static_cast<unsigned>(a.nsorted)) return;
+  const int brow = LoadRO(a.perm + i) * BS, len = LoadRO(a.rowlen + i);
+  V         acc[BS];
+#pragma unroll
+  for (int r = 0; r < BS; ++r) acc[r] = V(0);
+  for (int j = 0; j < len; ++j) {
+    const int k = DiagStart(table, a.diagstart, j) + i, col = LoadStream(a.colidx + k);
+    V         xc[BS];
+#pragma unroll
+    for (int c = 0; c < BS; ++c) xc[c] = LoadRO(x + col + c);
+#pragma unroll
+    for (int r = 0; r < BS; ++r)
+#pragma unroll
+      for (int c = 0; c < BS; ++c) acc[r] = MulAdd(static_cast<V>(LoadStream(vals + (r * BS + c) * nstored + k)), xc[c], acc[r]);
+  }
+#pragma unroll
+  for (int r = 0; r < BS; ++r) y[brow + r] = w ? w[brow + r] + acc[r] : acc[r];
+}
+
+/* Blocked y += A^T x, one thread per sorted block row scattering a(r, c) x(r) to column c of each block */
+template <int BS, typename M, typename V>
+__global__ void __launch_bounds__(kRowThreads) BlockTransposeKernel(const JaggedArrays a, int nstored, const M *__restrict__ vals, const V *__restrict__ x, V *y)
+{
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= static_cast<unsigned>(a.nsorted)) return;
+  const int brow = LoadRO(a.perm + i) * BS, len = LoadRO(a.rowlen + i);
+  V         xr[BS];
+#pragma unroll
+  for (int r = 0; r < BS; ++r) xr[r] = LoadRO(x + brow + r);
+  for (int j = 0; j < len; ++j) {
+    const int k = LoadRO(a.diagstart + j) + i, col = LoadStream(a.colidx + k);
+#pragma unroll
+    for (int c = 0; c < BS; ++c) {
+      V sum(0);
+#pragma unroll
+      for (int r = 0; r < BS; ++r) sum = MulAdd(static_cast<V>(LoadStream(vals + (r * BS + c) * nstored + k)), xr[r], sum);
+      AtomicAdd(y + col + c, sum);
+    }
+  }
+}
+
+/* Blocked diagonal: diag[brow + r] = entry (r, r) of the block row's diagonal block (the block whose first column is brow), 0 without one */
+template <typename M>
+__global__ void __launch_bounds__(kRowThreads) BlockDiagKernel(const JaggedArrays a, int bs, int nstored, const M *__restrict__ vals, M *diag)
+{
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= static_cast<unsigned>(a.nsorted)) return;
+  const int brow = LoadRO(a.perm + i) * bs, len = LoadRO(a.rowlen + i);
+  for (int r = 0; r < bs; ++r) {
+    M d(0);
+    for (int j = 0; j < len; ++j) {
+      const int k = LoadRO(a.diagstart + j) + i;
+      if (LoadRO(a.colidx + k) == brow) d += LoadRO(vals + (r * bs + r) * nstored + k);
+    }
+    diag[brow + r] = d;
+  }
 }
 
 /* Sum over the thread block, valid in thread 0 */
@@ -255,9 +323,49 @@ cudaError_t LaunchLongRows(const DeviceFormat &d, const M *vals, const Term &ter
   return cudaGetLastError();
 }
 
+/* Blocked jagged part of block size BS, with a diagonal table of N starts (as LaunchJaggedRowsWith()) */
+template <int BS, int N, typename M, typename V>
+cudaError_t LaunchBlockRowsWith(const DeviceFormat &d, const M *vals, const V *x, const V *w, V *y, cudaStream_t stream)
+{
+  DiagTable<N> table{};
+  JaggedArrays a = JaggedArraysOf(d);
+  if (w && w == y) a.nsorted = d.nnonempty;
+  if (a.nsorted == 0) return cudaSuccess;
+  if constexpr (N > 0) std::copy(d.diagstart_host.begin(), d.diagstart_host.begin() + d.ndiag, table.start);
+  BlockRowKernel<BS, N><<<JaggedBlocks(a.nsorted, kRowThreads), kRowThreads, 0, stream>>>(table, a, d.nstored, vals, x, w, y);
+  return cudaGetLastError();
+}
+
+template <int BS, typename M, typename V>
+cudaError_t LaunchBlockRows(const DeviceFormat &d, const M *vals, const V *x, const V *w, V *y, cudaStream_t stream)
+{
+  if (d.ndiag <= kMaxConstantDiagonals) return LaunchBlockRowsWith<BS, kMaxConstantDiagonals>(d, vals, x, w, y, stream);
+  return LaunchBlockRowsWith<BS, 0>(d, vals, x, w, y, stream);
+}
+
+/* fn(std::integral_constant<int, BS>) for the block size of a blocked format (2..kMaxBlockSize) */
+template <typename Fn>
+cudaError_t ForBlockSize(int bs, Fn fn)
+{
+  switch (bs) {
+  case 2:
+    return fn(std::integral_constant<int, 2>());
+  case 3:
+    return fn(std::integral_constant<int, 3>());
+  case 4:
+    return fn(std::integral_constant<int, 4>());
+  case 5:
+    return fn(std::integral_constant<int, 5>());
+  case 6:
+    return fn(std::integral_constant<int, 6>());
+  }
+  return cudaErrorInvalidValue;
+}
+
 template <typename M, typename V>
 cudaError_t MultRows(const DeviceFormat &d, const M *vals, const V *x, const V *w, V *y, cudaStream_t stream)
 {
+  if (d.bs > 1) return ForBlockSize(d.bs, [&](auto BS) { return LaunchBlockRows<decltype(BS)::value>(d, vals, x, w, y, stream); });
   const MultTerm<V> term{x};
   const cudaError_t err = LaunchJaggedRows(d, vals, term, w, y, stream);
   return err != cudaSuccess ? err : LaunchLongRows(d, vals, term, w, y, stream);
@@ -274,6 +382,11 @@ cudaError_t MultTransposeRows(const DeviceFormat &d, const M *vals, const V *x, 
   if (!w) err = cudaMemsetAsync(y, 0, sizeof(V) * d.ncols, stream);
   else if (w != y) err = cudaMemcpyAsync(y, w, sizeof(V) * d.ncols, cudaMemcpyDeviceToDevice, stream);
   if (err != cudaSuccess) return err;
+  if (d.bs > 1)
+    return d.nsorted == 0 ? cudaSuccess : ForBlockSize(d.bs, [&](auto BS) {
+      BlockTransposeKernel<decltype(BS)::value><<<JaggedBlocks(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(JaggedArraysOf(d), d.nstored, vals, x, y);
+      return cudaGetLastError();
+    });
   if (d.nsorted > 0) JaggedTransposeKernel<<<JaggedBlocks(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(JaggedArraysOf(d), vals, x, y);
   if (d.nlong_block > 0) LongTransposeChunkKernel<<<d.nchunks, kLongThreads, 0, stream>>>(l, d.nlong_block, vals + d.nstored, x, y);
   if (nwarp_rows > 0) LongTransposeKernel<<<JaggedBlocks(nwarp_rows, kWarpsPerBlock), kLongThreads, 0, stream>>>(l, d.nlong_block, nwarp_rows, vals + d.nstored, x, y);
@@ -324,6 +437,7 @@ void DeviceFormatSetSizes(const Format &f, int nchunks, const std::vector<int> &
 {
   d->nrows       = f.nrows;
   d->ncols       = f.ncols;
+  d->bs          = f.bs;
   d->nsorted     = f.nsorted;
   d->ndiag       = f.ndiag;
   d->nstored     = f.nstored;
@@ -400,6 +514,10 @@ cudaError_t GetDiagonal(const DeviceFormat &d, const MatT vals[], MatT diag[], c
   using M = DeviceScalar<MatT>;
   const DiagTerm<M> term;
   const M          *w   = nullptr;
+  if (d.bs > 1) {
+    if (d.nsorted > 0) BlockDiagKernel<<<JaggedBlocks(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(JaggedArraysOf(d), d.bs, d.nstored, Device(vals), Device(diag));
+    return cudaGetLastError();
+  }
   const cudaError_t err = LaunchJaggedRowsWith<0>(d, Device(vals), term, w, Device(diag), stream);
   return err != cudaSuccess ? err : LaunchLongRows(d, Device(vals), term, w, Device(diag), stream);
 }

@@ -6,10 +6,20 @@ namespace jagged {
 namespace host {
 
 namespace {
-/* fn(row, col, slot) for every slot of the format, padding included, row by row as the GPU threads walk them */
+/* fn(row, col, value entry) for every value entry of the format, padding included, row by row as the GPU threads walk them
+   (blocked: block row by block row, each block's bs^2 entries) */
 template <typename Fn>
 void ForEachSlot(const Format &f, Fn fn)
 {
+  if (f.bs > 1) {
+    for (int i = 0; i < f.nsorted; ++i)
+      for (int j = 0; j < f.rowlen[i]; ++j) {
+        const int s = f.diagstart[j] + i;
+        for (int r = 0; r < f.bs; ++r)
+          for (int c = 0; c < f.bs; ++c) fn(f.perm[i] * f.bs + r, f.colidx[s] + c, (r * f.bs + c) * f.nstored + s);
+      }
+    return;
+  }
   for (int i = 0; i < f.nsorted; ++i)
     for (int j = 0; j < f.rowlen[i]; ++j) fn(f.perm[i], f.colidx[f.diagstart[j] + i], f.diagstart[j] + i);
   for (int r = 0; r < f.nlong; ++r)

@@ -23,20 +23,28 @@ const DeviceScalar<T> *Dev(const T *p)
 
 /* The index arrays of a DeviceFormat, as a kernel argument */
 struct Slots {
-  int        nsorted, nlong, nstored;
+  int        nsorted, nlong, nstored, bs;
   const int *perm, *rowlen, *diagstart, *colidx, *long_rows, *long_rowptr, *long_colidx, *valmap;
 };
 
 Slots SlotsOf(const DeviceFormat &d)
 {
-  return {d.nsorted, d.nlong, d.nstored, d.perm, d.rowlen, d.diagstart, d.colidx, d.long_rows, d.long_rowptr, d.long_colidx, d.valmap};
+  return {d.nsorted, d.nlong, d.nstored, d.bs, d.perm, d.rowlen, d.diagstart, d.colidx, d.long_rows, d.long_rowptr, d.long_colidx, d.valmap};
 }
 
-/* fn(row, col, slot) over the slots of one row: thread t < nsorted takes sorted row t, the next nlong threads the long rows */
+/* fn(row, col, value entry) over the entries of one row: thread t < nsorted takes sorted row t (blocked: block row t, its
+   blocks' bs^2 entries each), the next nlong threads the long rows */
 template <typename Fn>
 __device__ __forceinline__ void ForRowSlots(const Slots &d, unsigned t, Fn fn)
 {
-  if (t < static_cast<unsigned>(d.nsorted)) {
+  if (d.bs > 1 && t < static_cast<unsigned>(d.nsorted)) {
+    const int brow = d.perm[t] * d.bs, len = d.rowlen[t];
+    for (int j = 0; j < len; ++j) {
+      const int s = d.diagstart[j] + static_cast<int>(t), col = d.colidx[s];
+      for (int r = 0; r < d.bs; ++r)
+        for (int c = 0; c < d.bs; ++c) fn(brow + r, col + c, (r * d.bs + c) * d.nstored + s);
+    }
+  } else if (t < static_cast<unsigned>(d.nsorted)) {
     const int row = d.perm[t], len = d.rowlen[t];
     for (int j = 0; j < len; ++j) {
       const int s = d.diagstart[j] + static_cast<int>(t);

@@ -6,7 +6,7 @@
 
 /*
   MatDIAEntriesGet - the entries of block B in device memory, and whether it keeps them there (*ok: a MATSEQAIJCUSPARSE,
-  or a jagged type not run on the host); colmap (device) maps its local columns to global ones, or NULL with cstart
+  or a jagged type not run on the host, with a format of single entries); colmap (device) maps its local columns to global ones, or NULL with cstart
 */
 PetscErrorCode MatDIAEntriesGet(Mat B, const PetscInt *colmap, PetscInt cstart, MatDIAEntries *e, PetscBool *ok)
 {
@@ -34,6 +34,10 @@ PetscErrorCode MatDIAEntriesGet(Mat B, const PetscInt *colmap, PetscInt cstart, 
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     PetscCall(MatSeqJaggedSync(B));
+    if (j->format->bs > 1) { /* a blocked format: the row visitor walks single entries */
+      *ok = PETSC_FALSE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (j->dformat) { /* none for a block without rows */
       const jagged::gpu::DeviceFormat &d = *j->dformat;
 

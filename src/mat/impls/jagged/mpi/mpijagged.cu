@@ -20,6 +20,7 @@ typedef struct {
   PetscInt                 block_rows; /* the options, handed to the blocks when they become jagged */
   MatJaggedKernel          kernel;
   PetscInt                 threshold;
+  MatJaggedBlocks          blocks;
   PetscBool                single, host;
   PetscJaggedScalarSingle *ghosts_single; /* the off-process entries of x for MatJaggedMultSingle() */
   PetscInt                 nghosts;
@@ -42,6 +43,7 @@ static PetscErrorCode MatMPIJaggedSetBlockOptions(Mat A, Mat b)
   PetscCall(MatJaggedSetUseHost(b, j->host));
   if (j->pjds) PetscCall(MatPJDSSetBlockRows(b, j->block_rows));
   PetscCall(MatJaggedSetKernel(b, j->kernel, j->threshold));
+  PetscCall(MatJaggedSetBlocks(b, j->blocks));
   PetscCall(MatJaggedSetSinglePrecision(b, j->single));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -153,6 +155,29 @@ static PetscErrorCode MatJaggedGetKernel_MPIJagged(Mat A, MatJaggedKernel *kerne
   PetscFunctionBegin;
   if (kernel) *kernel = j->kernel;
   if (threshold) *threshold = j->threshold;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedSetBlocks_MPIJagged(Mat A, MatJaggedBlocks blocks)
+{
+  PetscFunctionBegin;
+  ((Mat_MPIJagged *)A->spptr)->blocks = blocks;
+  MatMPIJaggedForBlocks(A, PetscCall(MatJaggedSetBlocks(b_, blocks)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the block size of the diagonal block's format */
+static PetscErrorCode MatJaggedGetBlocks_MPIJagged(Mat A, MatJaggedBlocks *blocks, PetscInt *bs)
+{
+  Mat Ad;
+
+  PetscFunctionBegin;
+  if (blocks) *blocks = ((Mat_MPIJagged *)A->spptr)->blocks;
+  if (bs) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    *bs = 1;
+    if (Ad) PetscCall(MatJaggedGetBlocks(Ad, NULL, bs));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -452,6 +477,8 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetKernel_C", add ? MatJaggedGetKernel_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetBlocks_C", add ? MatJaggedSetBlocks_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetBlocks_C", add ? MatJaggedGetBlocks_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_MPIJagged : NULL));
@@ -471,6 +498,7 @@ static PetscErrorCode MatDuplicate_MPIJagged(Mat A, MatDuplicateOption op, Mat *
   jb->block_rows = j->block_rows;
   jb->kernel     = j->kernel;
   jb->threshold  = j->threshold;
+  jb->blocks     = j->blocks;
   jb->single     = j->single;
   jb->exchange   = j->exchange;
   PetscCall(MatJaggedSetUseHost_MPIJagged(*B, j->host));
@@ -547,6 +575,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   j->pjds       = pjds;
   j->block_rows = jagged::kDefaultBlockRows;
   j->kernel     = MAT_JAGGED_KERNEL_AUTO;
+  j->blocks     = MAT_JAGGED_BLOCKS_AUTO;
   j->exchange   = PETSC_JAGGED_EXCHANGE_AUTO;
   j->aijops     = *A->ops;
   A->spptr      = j;

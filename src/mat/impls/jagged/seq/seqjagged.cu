@@ -27,6 +27,7 @@
 PetscLogEvent MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
 
 const char *const MatJaggedKernels[] = {"auto", "jagged", "split", "MatJaggedKernel", "MAT_JAGGED_KERNEL_", NULL};
+const char *const MatJaggedBlocksTypes[] = {"auto", "on", "off", "MatJaggedBlocks", "MAT_JAGGED_BLOCKS_", NULL};
 
 #define PetscCallJagged(call) \
   do { \
@@ -121,8 +122,33 @@ static PetscErrorCode MatSeqJaggedGetCSR(Mat A, const int **ia, const int **ja, 
 }
 
 /*
+  The block size the format of the CSR pattern (ia, ja) uses: the matrix's, from 2 to jagged::kMaxBlockSize, when it
+  divides the rows and columns and j->blocks asks for blocks (auto: where they move fewer bytes, jagged::BlocksPay()); else 1
+*/
+static PetscErrorCode MatSeqJaggedBlockSize(Mat A, const int *ia, const int *ja, int *bs)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+  const int      m = (int)A->rmap->n, n = (int)A->cmap->n;
+  PetscInt       rbs, cbs;
+
+  PetscFunctionBegin;
+  *bs = 1;
+  PetscCall(MatGetBlockSizes(A, &rbs, &cbs));
+  if (j->blocks == MAT_JAGGED_BLOCKS_OFF || rbs != cbs || rbs < 2 || rbs > jagged::kMaxBlockSize || m % rbs || n % rbs) PetscFunctionReturn(PETSC_SUCCESS);
+  if (j->blocks == MAT_JAGGED_BLOCKS_ON) *bs = (int)rbs;
+  else {
+    const long long nblocks = jagged::CountBlocks(m, n, ia, ja, (int)rbs), nnz = m > 0 ? ia[m] : 0;
+
+    if (jagged::BlocksPay(nnz, nblocks, (int)rbs, sizeof(PetscScalar))) *bs = (int)rbs;
+    PetscCall(PetscInfo(A, "%lld nonzeros in %lld blocks of %" PetscInt_FMT ": %s\n", nnz, nblocks, rbs, *bs > 1 ? "blocks move fewer bytes" : "single entries move fewer bytes"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   Builds the format of the host CSR pattern: on the GPU from an upload of the pattern (the format's
-  arrays then exist on the device only, j->format holds the summary), or on the host for the twins.
+  arrays then exist on the device only, j->format holds the summary), or on the host for the twins and
+  for a blocked format, which is then copied to the GPU.
 */
 static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
 {
@@ -141,8 +167,21 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
   format = new (std::nothrow) jagged::Format;
   PetscCheck(format, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
   j->format = format;
+  PetscCall(MatSeqJaggedBlockSize(A, ia, ja, &j->options.block_size));
   if (j->host) PetscCallJagged(jagged::BuildFormat(m, n, ia, ja, j->options, format));
-  else {
+  else if (j->options.block_size > 1) {
+    jagged::Stats st;
+    cudaStream_t  stream;
+
+    PetscCallJagged(jagged::BuildFormat(m, n, ia, ja, j->options, format));
+    st = jagged::GetStats(*format, sizeof(PetscScalar));
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    j->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
+    PetscCheck(j->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
+    PetscCallCUDA(jagged::gpu::DeviceFormatCreate(*format, j->dformat, stream));
+    PetscCall(PetscLogCpuToGpu(st.index_bytes + st.valmap_bytes));
+    j->generation++;
+  } else {
     const size_t   nnz = m > 0 ? (size_t)ia[m] : 0;
     cudaStream_t   stream;
     int           *dia, *dja;
@@ -167,7 +206,7 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
   j->format_nzstate = A->nonzerostate;
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(MAT_JAGGED_Build, A, 0, 0, 0));
-  PetscCall(PetscInfo(A, "Built %s format: %d rows, %d stored entries for %d nonzeros, %d long rows, %g s\n", j->kind == jagged::Kind::PJDS ? "pJDS" : "JDS", format->nrows, format->nslots, format->nnz, format->nlong, t1 - t0));
+  PetscCall(PetscInfo(A, "Built %s format: %d rows, %d stored entries for %d nonzeros, %d long rows, blocks of %d, %g s\n", j->kind == jagged::Kind::PJDS ? "pJDS" : "JDS", format->nrows, format->nslots, format->nnz, format->nlong, format->bs, t1 - t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -839,10 +878,12 @@ PetscErrorCode MatJaggedSetFromOptions_Private(Mat A, PetscBool pjds, PetscOptio
 {
   PetscInt        br, threshold;
   MatJaggedKernel kernel;
+  MatJaggedBlocks blocks;
   PetscBool       single, flg, tflg;
 
   PetscFunctionBegin;
   PetscCall(MatJaggedGetKernel(A, &kernel, &threshold));
+  PetscCall(MatJaggedGetBlocks(A, &blocks, NULL));
   PetscCall(MatJaggedGetSinglePrecision(A, &single));
   PetscOptionsHeadBegin(PetscOptionsObject, "Jagged-diagonal GPU matrix options");
   if (pjds) {
@@ -853,6 +894,8 @@ PetscErrorCode MatJaggedSetFromOptions_Private(Mat A, PetscBool pjds, PetscOptio
   PetscCall(PetscOptionsEnum("-mat_jagged_kernel", "Treatment of rows much longer than the rest", "MatJaggedSetKernel", MatJaggedKernels, (PetscEnum)kernel, (PetscEnum *)&kernel, &flg));
   PetscCall(PetscOptionsInt("-mat_jagged_long_row_threshold", "With -mat_jagged_kernel split: rows longer than this go to the warp-per-row part", "MatJaggedSetKernel", threshold, &threshold, &tflg));
   if (flg || tflg) PetscCall(MatJaggedSetKernel(A, kernel, tflg ? threshold : PETSC_DETERMINE));
+  PetscCall(PetscOptionsEnum("-mat_jagged_blocks", "Dense blocks with one column index each, where the matrix has a block size of 2 to 6", "MatJaggedSetBlocks", MatJaggedBlocksTypes, (PetscEnum)blocks, (PetscEnum *)&blocks, &flg));
+  if (flg) PetscCall(MatJaggedSetBlocks(A, blocks));
   PetscCall(PetscOptionsBool("-mat_jagged_single", "Keep a single-precision copy of the values", "MatJaggedSetSinglePrecision", single, &single, &flg));
   if (flg) PetscCall(MatJaggedSetSinglePrecision(A, single));
   PetscOptionsHeadEnd();
@@ -887,11 +930,18 @@ static PetscErrorCode MatView_SeqJagged(Mat A, PetscViewer viewer)
     const jagged::Format &f  = *j->format;
     const jagged::Stats   st = jagged::GetStats(f, sizeof(PetscScalar));
 
-    PetscCall(PetscViewerASCIIPrintf(viewer, "rows %d, columns %d, nonzeros %lld, longest row %d\n", f.nrows, f.ncols, st.nnz, f.maxrowlen));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "rows %d, columns %d, nonzeros %lld, longest %s %d\n", f.nrows, f.ncols, st.nnz, f.bs > 1 ? "block row (blocks)" : "row", f.maxrowlen));
     PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %lld: padding %lld (%.1f%% of the nonzeros); ELLPACK would store %lld, saving %.1f%%\n", st.nslots, st.padding, 100.0 * st.padding_ratio, st.ellpack_slots, 100.0 * st.ellpack_reduction));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "jagged diagonals %d; kernel: %s", f.ndiag, MatJaggedKernels[j->kernel]));
-    if (f.nlong) PetscCall(PetscViewerASCIIPrintf(viewer, ", %d long rows (> %d entries, %d nonzeros) in a warp-per-row CSR part, %d of them block-per-row\n", f.nlong, f.long_threshold, f.long_nnz, f.nlong_block));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, ", one thread per row for all rows\n"));
+    if (f.bs > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "layout: dense blocks of %d x %d, one column index a block (-mat_jagged_blocks %s); %d block rows, %d blocks stored (the zeros of partly empty blocks count as padding)\n", f.bs, f.bs, MatJaggedBlocksTypes[j->blocks], f.nsorted, f.nstored));
+    else {
+      PetscInt rbs;
+
+      PetscCall(MatGetBlockSize(A, &rbs));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "layout: single entries, one column index each%s\n", rbs > 1 ? (j->blocks == MAT_JAGGED_BLOCKS_OFF ? " (-mat_jagged_blocks off)" : rbs > jagged::kMaxBlockSize ? " (block size above 6)" : " (blocks would move more bytes, or the block size does not divide the rows and columns)") : ""));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "bytes a nonzero in a product: %.2f (values and column indices, padding included)\n", st.nnz ? (double)(st.value_bytes + sizeof(int) * ((size_t)f.nstored + f.long_nnz)) / st.nnz : 0.0));
+    if (f.nlong) PetscCall(PetscViewerASCIIPrintf(viewer, "jagged diagonals %d; kernel: %s, %d long rows (> %d entries, %d nonzeros) in a warp-per-row CSR part, %d of them block-per-row\n", f.ndiag, MatJaggedKernels[j->kernel], f.nlong, f.long_threshold, f.long_nnz, f.nlong_block));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "jagged diagonals %d; kernel: %s, one thread per %s for all %ss\n", f.ndiag, MatJaggedKernels[j->kernel], f.bs > 1 ? "block row" : "row", f.bs > 1 ? "block row" : "row"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s memory: %.3g MB (indices %.3g MB, refresh map %.3g MB, values %.3g MB%s)\n", j->host ? "host" : "device",
                                      (st.device_bytes + (j->vals_single ? f.nslots * sizeof(PetscJaggedScalarSingle) : 0)) / 1.e6, st.index_bytes / 1.e6, st.valmap_bytes / 1.e6, st.value_bytes / 1.e6, j->vals_single ? ", plus the single-precision copy" : ""));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "format not built yet\n"));
@@ -980,6 +1030,30 @@ static PetscErrorCode MatJaggedGetKernel_SeqJagged(Mat A, MatJaggedKernel *kerne
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatJaggedSetBlocks_SeqJagged(Mat A, MatJaggedBlocks blocks)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (blocks == j->blocks) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSeqJaggedReset(A)); /* the format is built again */
+  j->blocks = blocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatJaggedGetBlocks_SeqJagged(Mat A, MatJaggedBlocks *blocks, PetscInt *bs)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  if (blocks) *blocks = j->blocks;
+  if (bs) {
+    if (A->assembled && !A->boundtocpu) PetscCall(MatSeqJaggedSync(A));
+    *bs = j->format ? j->format->bs : 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatPJDSSetBlockRows_SeqJagged(Mat A, PetscInt br)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
@@ -1025,9 +1099,10 @@ PetscErrorCode MatSeqJaggedSetOptions(Mat A, const Mat_SeqJagged *src)
 
   PetscFunctionBegin;
   PetscCall(MatJaggedSetUseHost_SeqJagged(A, src->host));
-  if (j->options.block_rows != src->options.block_rows || j->options.long_rows != src->options.long_rows || j->options.long_row_threshold != src->options.long_row_threshold) PetscCall(MatSeqJaggedReset(A));
+  if (j->options.block_rows != src->options.block_rows || j->options.long_rows != src->options.long_rows || j->options.long_row_threshold != src->options.long_row_threshold || j->blocks != src->blocks) PetscCall(MatSeqJaggedReset(A));
   j->options = src->options;
   j->kernel  = src->kernel;
+  j->blocks  = src->blocks;
   j->single  = src->single;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1118,6 +1193,8 @@ static PetscErrorCode MatSeqJaggedComposeAll(Mat B, MatType type, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedMultSingle_C", add ? MatJaggedMultSingle_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetKernel_C", add ? MatJaggedSetKernel_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetKernel_C", add ? MatJaggedGetKernel_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetBlocks_C", add ? MatJaggedSetBlocks_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetBlocks_C", add ? MatJaggedGetBlocks_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_SeqJagged : NULL));
@@ -1170,6 +1247,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   j->options.block_rows         = jagged::kDefaultBlockRows;
   j->options.long_rows          = jagged::LongRowMode::Auto;
   j->options.long_row_threshold = 0;
+  j->blocks                     = MAT_JAGGED_BLOCKS_AUTO;
   j->kernel                     = MAT_JAGGED_KERNEL_AUTO;
   j->aijops                     = *B->ops;
   B->spptr                      = j;
