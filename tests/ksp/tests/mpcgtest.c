@@ -1,5 +1,6 @@
 static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, error against KSPCG's, breakdowns.\n\
-  -problem <poisson2d|poisson3d|aniso|mtx|negdef|indefinite|nan|dirichlet1|seed004|ex45>  (negdef: the negative 2D Laplacian;\n\
+  -problem <poisson2d|poisson3d|aniso|vector|mtx|negdef|indefinite|nan|dirichlet1|seed004|ex45>  (negdef: the negative 2D Laplacian;\n\
+                vector: a vector problem of block size 3, the 3D Laplacian times a dense SPD 3 x 3 coupling of the components;\n\
                 ex45: PETSc's ksp ex45 operator, a 3D Laplacian on a DMDA whose boundary rows are identity rows scaled, their columns kept)\n\
   -n <32>       grid points per direction\n\
   -mg_levels <l>  with -pc mg: the levels of PCMG (on the DMDA of -problem ex45)\n\
@@ -77,6 +78,43 @@ static PetscErrorCode Ex45Operator(PetscInt n, DM *da, Mat *A)
         v[nc++] = 6 * h;
         PetscCall(MatSetValuesStencil(*A, 1, &row, nc, col, v, INSERT_VALUES));
       }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  A vector problem: 3 components a point of an n^3 grid, the 7-point Laplacian times the SPD coupling C (4 on the diagonal, 1 off it),
+  assembled by MatSetValuesBlocked() on a matrix of block size 3, as vector-valued discretizations give one
+*/
+static PetscErrorCode VectorLaplacian(PetscInt n, Mat *A)
+{
+  const PetscInt bs = 3, N = n * n * n;
+  PetscInt       rstart, rend;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, bs * N, bs * N));
+  PetscCall(MatSetBlockSize(*A, bs));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 7 * bs, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 7 * bs, NULL, 7 * bs, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt r = rstart / bs; r < rend / bs; r++) {
+    const PetscInt x = r % n, y = (r / n) % n, z = r / (n * n);
+    const PetscInt nb[7][3] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+
+    for (PetscInt k = 0; k < 7; k++) {
+      const PetscInt X = x + nb[k][0], Y = y + nb[k][1], Z = z + nb[k][2];
+      PetscScalar    v[9];
+      PetscInt       c;
+
+      if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= n) continue;
+      c = (Z * n + Y) * n + X;
+      for (PetscInt e = 0; e < 9; e++) v[e] = (k ? -1.0 : 6.0) * (e % 4 ? 1.0 : 4.0);
+      PetscCall(MatSetValuesBlocked(*A, 1, &r, 1, &c, v, INSERT_VALUES));
+    }
+  }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -211,6 +249,7 @@ int main(int argc, char **argv)
 
   if (!strcmp(problem, "poisson3d")) PetscCall(Laplacian(3, n, 1.0, &A));
   else if (!strcmp(problem, "aniso")) PetscCall(Laplacian(2, n, 1e-2, &A));
+  else if (!strcmp(problem, "vector")) PetscCall(VectorLaplacian(n, &A));
   else if (!strcmp(problem, "mtx")) PetscCall(ReadSymmetricMM(file, &A));
   else if (!strcmp(problem, "ex45")) PetscCall(Ex45Operator(n, &da, &A));
   else PetscCall(Laplacian(2, n, 1.0, &A));
@@ -454,6 +493,13 @@ int main(int argc, char **argv)
       args: -problem poisson3d -n 12 -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|diagonal block DIA, [48]-byte values on 7 diagonals, no column indices. off-diagonal block CSR" | sed -E "s/[48]-byte/4 or 8-byte/"
    test:
+      # a vector problem of block size 3: the single-precision copy in dense 3 x 3 blocks, one column index each
+      suffix: view_blocks
+      nsize: {{1 2}}
+      args: -problem vector -n 10 -pc jacobi -mpcg_pc_spcg_format pjds -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|dense 3 x 3 blocks with a 4-byte column each"
+      output_file: output/mpcgtest_view_blocks.out
+   test:
       suffix: view_pjds_auto
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns" | sed -E -e "s/[48]-byte values/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
@@ -475,6 +521,10 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_poisson3d_aijcusparse
          args: -problem poisson3d -n 30 -op_type aijcusparse
+      test:
+         suffix: gpu_vector
+         nsize: {{1 2}}
+         args: -problem vector -n 20 -pc jacobi -op_type {{aijcusparse pjdscuda}}
       test:
          suffix: gpu_poisson3d_pjds_np2
          nsize: 2

@@ -28,7 +28,7 @@ PetscErrorCode MatSingleBlockCreate(Mat B, PetscBool device, PCSPCGFormat format
   PetscCall(MatSingleDIACreate(B, m, ai, aj, device, format, c));
   if (c->ops) PetscCall(PetscInfo(B, "Single-precision copy in DIA format: %" PetscInt_FMT " diagonals\n", c->ndiag));
   else if (format == PCSPCG_FORMAT_AUTO || format == PCSPCG_FORMAT_PJDS) {
-    char line[128];
+    char line[256];
 
     PetscCall(MatSingleJaggedCreate(B, m, ai, aj, device, c));
     PetscCall((*c->ops->describe)(c, "single-precision", line, sizeof(line)));

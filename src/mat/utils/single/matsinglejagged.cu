@@ -42,15 +42,34 @@ PetscErrorCode CheckStatus(jagged::Status st, cudaError_t cerr)
 } // namespace
 
 /*
-  The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision: on the device from
-  B's device CSR (B a MATSEQAIJCUSPARSE), or on the host
+  The block size of the pJDS copy of B (m x ncols, its host CSR ai, aj): B's, from 2 to jagged::kMaxBlockSize, where it divides
+  the rows and columns and dense blocks of single-precision values move fewer bytes than single entries (jagged::BlocksPay()); else 1
+*/
+static PetscErrorCode MatSingleJaggedBlockSize(Mat B, PetscInt m, PetscInt ncols, const PetscInt *ai, const PetscInt *aj, int *bs)
+{
+  PetscInt rbs, cbs;
+
+  PetscFunctionBegin;
+  *bs = 1;
+  PetscCall(MatGetBlockSizes(B, &rbs, &cbs));
+  if (rbs != cbs || rbs < 2 || rbs > jagged::kMaxBlockSize || m % rbs || ncols % rbs) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jagged::BlocksPay(ai[m], jagged::CountBlocks((int)m, (int)ncols, ai, aj, (int)rbs), (int)rbs, sizeof(PetscJaggedScalarSingle))) *bs = (int)rbs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision, of blocks where they move fewer bytes:
+  on the device from B's device CSR (B a MATSEQAIJCUSPARSE; a blocked format built on the host from ai, aj and copied up, its
+  values from the device CSR), or on the host
 */
 PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, MatSingleBlock *c)
 {
   MatSingleJagged jg;
   jagged::Status  st;
+  jagged::Options options;
 
   PetscFunctionBegin;
+  PetscCall(MatSingleJaggedBlockSize(B, m, c->ncols, ai, aj, &options.block_size));
   jg = new (std::nothrow) _n_MatSingleJagged;
   PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
   c->format = PCSPCG_FORMAT_PJDS;
@@ -67,14 +86,19 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     jg->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
     PetscCheck(jg->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
-    st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, di, dj, jagged::Options(), &jg->format, jg->dformat, stream, &cerr);
-    PetscCall(CheckStatus(st, cerr));
+    if (options.block_size > 1) {
+      PetscCall(CheckStatus(jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format), cudaSuccess));
+      PetscCallCUDA(jagged::gpu::DeviceFormatCreate(jg->format, jg->dformat, stream));
+    } else {
+      st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, di, dj, options, &jg->format, jg->dformat, stream, &cerr);
+      PetscCall(CheckStatus(st, cerr));
+    }
     PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(jg->format.nslots, 1)));
     PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, reinterpret_cast<const MatJaggedHostScalar *>(da), reinterpret_cast<MatJaggedHostSingle *>(c->a), stream));
   } else {
     const PetscScalar *aa;
 
-    st = jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, jagged::Options(), &jg->format);
+    st = jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format);
     PetscCall(CheckStatus(st, cudaSuccess));
     PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &c->a));
     PetscCall(MatSeqAIJGetArrayRead(B, &aa));
@@ -101,11 +125,17 @@ static PetscErrorCode MatSingleJaggedDestroy(MatSingleBlock *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The storage: the entries the copy stores, padding included */
+/* The storage: the entries the copy stores, padding included, the layout, and the bytes a nonzero of a product (values and column indices) */
 static PetscErrorCode MatSingleJaggedDescribe(const MatSingleBlock *c, const char *unit, char line[], size_t len)
 {
+  const jagged::Format &f     = c->jagged->format;
+  const double          bytes = c->nnz ? (double)(sizeof(PetscJaggedScalarSingle) * (size_t)f.nslots + sizeof(int) * ((size_t)f.nstored + f.long_nnz)) / c->nnz : 0.0;
+  char                  layout[64];
+
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and 4-byte columns", (PetscCount)c->jagged->format.nslots, c->nnz, unit));
+  if (f.bs > 1) PetscCall(PetscSNPrintf(layout, sizeof(layout), "dense %d x %d blocks with a 4-byte column each", f.bs, f.bs));
+  else PetscCall(PetscSNPrintf(layout, sizeof(layout), "4-byte columns"));
+  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, unit, layout, bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -134,12 +164,12 @@ static PetscErrorCode MatSingleJaggedMultDevice(const MatSingleBlock *c, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the slots' values and 4-byte columns, padding included, and the row structure of both parts */
+/* the values and 4-byte columns (a slot's, or a block's), padding included, and the row structure of both parts */
 static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
 {
   const jagged::Format &f = c->jagged->format;
 
-  return sizeof(PetscJaggedScalarSingle) * (size_t)f.nslots + sizeof(int) * ((size_t)f.nslots + 2 * (size_t)f.nsorted + f.ndiag + 1 + 2 * (size_t)f.nlong + 1);
+  return sizeof(PetscJaggedScalarSingle) * (size_t)f.nslots + sizeof(int) * ((size_t)f.nstored + f.long_nnz + 2 * (size_t)f.nsorted + f.ndiag + 1 + 2 * (size_t)f.nlong + 1);
 }
 
 /* A host block's values again from B (same pattern): gathered into the slots */
