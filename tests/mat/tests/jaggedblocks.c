@@ -220,7 +220,6 @@ static PetscErrorCode CheckValueOps(Mat A, Mat R, PetscRandom rnd, PetscReal tol
 static PetscErrorCode CheckResidency(Mat A, PetscRandom rnd, PetscInt *checks)
 {
   Vec         x, y;
-  VecType     vtype;
   PetscBool   cuda;
   PetscMPIInt size;
   EventCopies before, after, d;
@@ -228,8 +227,7 @@ static PetscErrorCode CheckResidency(Mat A, PetscRandom rnd, PetscInt *checks)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(MatCreateVecs(A, &x, &y));
-  PetscCall(VecGetType(x, &vtype));
-  PetscCall(PetscStrbeginswith(vtype, VECCUDA, &cuda));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cuda, VECSEQCUDA, VECMPICUDA, ""));
   if (cuda && size == 1) {
     PetscCall(VecSetRandom(x, rnd));
     PetscCall(MatMult(A, x, y));
