@@ -317,6 +317,19 @@ void CheckBlockedLayout()
   const Stats st = GetStats(f, sizeof(double));
   JAGGED_CHECK(st.nslots == 16 && st.padding == 8, "blocked example: 16 entries stored for 8 nonzeros");
   JAGGED_CHECK(CountBlocks(4, 6, rowptr.data(), colidx.data(), 2) == 3, "blocked example: 3 blocks");
+  {
+    /* the same matrix with row 0 unsorted (AIJ keeps rows sorted; the build must not rely on it) */
+    const std::vector<int>    ucol{4, 1, 0, 1, 5, 2, 3, 3};
+    const std::vector<double> ucsr{3, 2, 1, 4, 5, 6, 7, 8};
+    Format                    u;
+    std::vector<double>       uv, uy(4);
+
+    JAGGED_CHECK(BuildFormat(4, 6, rowptr.data(), ucol.data(), {Kind::PJDS, 2, LongRowMode::Auto, 0, 2}, &u) == Status::Success, "unsorted blocked example builds");
+    uv.resize(u.nslots);
+    FillValues(u, ucsr.data(), uv.data());
+    host::Mult(u, uv.data(), x.data(), uy.data());
+    JAGGED_CHECK(uy == y, "unsorted blocked example product");
+  }
   JAGGED_CHECK(!BlocksPay(8, 3, 2, sizeof(double)) && BlocksPay(12, 3, 2, sizeof(double)), "blocks of 2 pay from 3 nonzeros of 4 on");
 }
 

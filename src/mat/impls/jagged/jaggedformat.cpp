@@ -208,10 +208,12 @@ Status BuildBlocked(int nrows, int ncols, const int rowptr[], const int colidx[]
   f->valmap.assign(f->nslots, -1);
   for (int row = 0; row < nrows; ++row) {
     const int  b = row / bs, r = row % bs;
-    const int *first = bcol.data() + browptr[b], *last = bcol.data() + browptr[b + 1];
+    const int *first = bcol.data() + browptr[b], *last = bcol.data() + browptr[b + 1], *q = first;
     for (int k = rowptr[row]; k < rowptr[row + 1]; ++k) {
-      const int p = static_cast<int>(std::lower_bound(first, last, colidx[k] / bs) - bcol.data());
-      f->valmap[static_cast<size_t>(r * bs + colidx[k] % bs) * f->nstored + slotof[p]] = k;
+      const int bc = colidx[k] / bs;
+      while (q < last && *q < bc) ++q;            /* a row sorted by column: one pass along its block row */
+      if (q == last || *q != bc) q = std::lower_bound(first, last, bc); /* an unsorted row */
+      f->valmap[static_cast<size_t>(r * bs + colidx[k] % bs) * f->nstored + slotof[q - bcol.data()]] = k;
     }
   }
   return Status::Success;
