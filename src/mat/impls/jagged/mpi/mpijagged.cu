@@ -245,6 +245,20 @@ static PetscErrorCode MatView_MPIJagged(Mat A, PetscViewer viewer)
     PetscCall(JaggedHaloGetExchange(j->halo[0] ? j->halo[0] : j->halo[1], &how, &why));
     PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s%s%s%s\n", how, why ? " (" : "", why ? why : "", why ? ")" : ""));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "halo exchange: %s asked for, made at the first product\n", PetscJaggedExchanges[j->exchange]));
+  if (A->assembled && !A->boundtocpu) { /* the blocks' layouts (-mat_jagged_blocks), as the first process has them */
+    Mat      Ad, Ao;
+    PetscInt bs[2] = {1, 1};
+    char     layout[2][48];
+
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    if (Ad) PetscCall(MatJaggedGetBlocks(Ad, NULL, &bs[0]));
+    if (Ao) PetscCall(MatJaggedGetBlocks(Ao, NULL, &bs[1]));
+    for (PetscInt k = 0; k < 2; k++) {
+      if (bs[k] > 1) PetscCall(PetscSNPrintf(layout[k], sizeof(layout[k]), "dense %" PetscInt_FMT " x %" PetscInt_FMT " blocks", bs[k], bs[k]));
+      else PetscCall(PetscSNPrintf(layout[k], sizeof(layout[k]), "single entries"));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "layout: diagonal block %s, off-diagonal block %s (first process; -mat_jagged_blocks %s)\n", layout[0], layout[1], MatJaggedBlocksTypes[j->blocks]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -122,8 +122,8 @@ static PetscErrorCode MatSeqJaggedGetCSR(Mat A, const int **ia, const int **ja, 
 }
 
 /*
-  The block size the format of the CSR pattern (ia, ja) uses: the matrix's, from 2 to jagged::kMaxBlockSize, when it
-  divides the rows and columns and j->blocks asks for blocks (auto: where they move fewer bytes, jagged::BlocksPay()); else 1
+  The block size the format of the CSR pattern (ia, ja) uses: the matrix's row block size, from 2 to jagged::kMaxBlockSize, when
+  it divides the rows and columns, the column block size is the same or 1, and j->blocks asks for blocks (auto: where they move fewer bytes, jagged::BlocksPay()); else 1
 */
 static PetscErrorCode MatSeqJaggedBlockSize(Mat A, const int *ia, const int *ja, int *bs)
 {
@@ -134,7 +134,8 @@ static PetscErrorCode MatSeqJaggedBlockSize(Mat A, const int *ia, const int *ja,
   PetscFunctionBegin;
   *bs = 1;
   PetscCall(MatGetBlockSizes(A, &rbs, &cbs));
-  if (j->blocks == MAT_JAGGED_BLOCKS_OFF || rbs != cbs || rbs < 2 || rbs > jagged::kMaxBlockSize || m % rbs || n % rbs) PetscFunctionReturn(PETSC_SUCCESS);
+  /* an MPI matrix's off-diagonal block has the row block size and column block size 1: its ghost columns, in blocks where whole blocks are ghosts */
+  if (j->blocks == MAT_JAGGED_BLOCKS_OFF || (cbs != rbs && cbs != 1) || rbs < 2 || rbs > jagged::kMaxBlockSize || m % rbs || n % rbs) PetscFunctionReturn(PETSC_SUCCESS);
   if (j->blocks == MAT_JAGGED_BLOCKS_ON) *bs = (int)rbs;
   else {
     const long long nblocks = jagged::CountBlocks(m, n, ia, ja, (int)rbs), nnz = m > 0 ? ia[m] : 0;
