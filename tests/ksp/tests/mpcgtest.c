@@ -500,6 +500,13 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|dense 3 x 3 blocks with a 4-byte column each"
       output_file: output/mpcgtest_view_blocks.out
    test:
+      # the same with a jagged operator (host kernels): its own single-precision copy, diagonal and off-diagonal blocks in 3 x 3 blocks
+      suffix: vector_pjds
+      nsize: {{1 2}}
+      args: -problem vector -n 10 -pc jacobi -op_type pjdscuda -mat_jagged_host
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached"
+      output_file: output/mpcgtest_gpu_double_accuracy.out
+   test:
       suffix: view_pjds_auto
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns" | sed -E -e "s/[48]-byte values/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
