@@ -329,7 +329,7 @@ int main(int argc, char **argv)
    test:
       suffix: mg_chebyshev
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -perturb -spcg_view
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level [0-9]+:|smoother|interpolation" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level [0-9]+:|smoother|interpolation" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns, [0-9.]+ bytes a nonzero)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
 
    # Richardson (damping 0.6) with Jacobi, three steps
    test:
@@ -375,7 +375,7 @@ int main(int argc, char **argv)
    # dense inverse (the right-hand side gathered); the view gives global rows and nonzeros, the same on 2 and 3 processes
    testset:
       args: -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type jacobi -spcg_pc_spcg_max_it 0 -spcg_view
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level [0-9]+:|smoother|interpolation" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep -l "V-cycle|level [0-9]+:|smoother|interpolation" | sed -E "s/bounds \[[^]]*\]/bounds [B]/; s/[0-9.]+ MB/N MB/; s/[48]-byte/4 or 8-byte/; s/operator (DIA, [^,]* on 27 diagonals, no column indices|pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [^,]* and 4-byte columns, [0-9.]+ bytes a nonzero)/operator DIA (real) or pJDS (complex: DIA does not pay)/"
       test:
          suffix: mg_chebyshev_np2
          nsize: 2
