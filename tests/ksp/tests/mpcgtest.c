@@ -500,6 +500,11 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|dense 3 x 3 blocks with a 4-byte column each"
       output_file: output/mpcgtest_view_blocks.out
    test:
+      # GAMG on the vector problem: the V-cycle image's coarse operators in 3 x 3 blocks too
+      suffix: view_blocks_gamg
+      args: -problem vector -n 12 -pc gamg -rtol 1e-10 -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and dense 3 x 3 blocks" | sed -E "s/[48]-byte/4 or 8-byte/"
+   test:
       # the same with a jagged operator (host kernels): its own single-precision copy, diagonal and off-diagonal blocks in 3 x 3 blocks
       suffix: vector_pjds
       nsize: {{1 2}}
