@@ -18,6 +18,7 @@
 +  -mat_type jdscuda                      - sets the type (the MPI type on more than one process)
 .  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedSetKernel()`
 .  -mat_jagged_long_row_threshold <n>     - with split: rows longer than n go to the CSR part
+.  -mat_jagged_blocks <auto,on,off>       - dense blocks with one column index where the block size is 2 to 6, see `MatJaggedSetBlocks()`
 .  -mat_jagged_single                     - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
 -  -mat_jagged_host                       - global testing mode, no prefix: the host reference kernels instead of
                                             the GPU ones, with host vectors, for every jagged matrix, see `MatJaggedSetUseHost()`

@@ -11,6 +11,8 @@
    iterations (Kreutzer et al., "Sparse matrix-vector multiplication on GPGPU clusters: a new storage
    format and a scalable implementation", 2012). Rows much longer than the rest (power-law and arrow
    matrices) may go to a CSR part multiplied by a warp (or a thread block) per row, see `MatJaggedKernel`.
+   A matrix with a block size of 2 to 6 (`MatGetBlockSize()`: vector problems) stores its block rows so, each block dense
+   with one column index, where that moves fewer bytes, see `MatJaggedSetBlocks()`.
 
    The matrix is a `MATSEQAIJ` whose host CSR stays the master copy: preallocation, `MatSetValues()`,
    `MatZeroRows()`, `MatGetRow()`, factorizations and every operation without a GPU implementation
@@ -25,6 +27,7 @@
 .  -mat_pjds_block_rows <32>              - rows padded together (b_r), see `MatPJDSSetBlockRows()`
 .  -mat_jagged_kernel <auto,jagged,split> - treatment of very long rows, see `MatJaggedSetKernel()`
 .  -mat_jagged_long_row_threshold <n>     - with split: rows longer than n go to the CSR part
+.  -mat_jagged_blocks <auto,on,off>       - dense blocks with one column index where the block size is 2 to 6, see `MatJaggedSetBlocks()`
 .  -mat_jagged_single                     - keep a single-precision copy, see `MatJaggedSetSinglePrecision()`
 -  -mat_jagged_host                       - global testing mode, no prefix: the host reference kernels instead of
                                             the GPU ones, with host vectors, for every jagged matrix, see `MatJaggedSetUseHost()`
