@@ -347,6 +347,14 @@ int main(int argc, char **argv)
       nsize: 4
       args: -problem cd3 -n 14 -pc jacobi -compare_seq
    test:
+      # a jagged operator in 2 x 2 blocks (-mat_block_size 2, blocks forced on a scalar stencil): the matrix-powers kernel
+      # refuses the DIA copy of a blocked format and takes its other path; on 1 and 2 processes
+      suffix: cd2_blocks
+      nsize: {{1 2}}
+      args: -problem cd2 -n 32 -pc jacobi -mat_type pjdscuda -mat_jagged_host -mat_block_size 2 -mat_jagged_blocks on
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "all [1-9][0-9]* checks passed"
+      output_file: output/cagmrestest_checks_passed_1.out
+   test:
       suffix: cd2_bjacobi_np2
       nsize: 2
       args: -problem cd2 -n 48 -pc bjacobi
@@ -473,6 +481,13 @@ int main(int argc, char **argv)
          args: -mat_type pjdscuda -problem cd3 -n 24 -pc jacobi -compare_seq -ca_mat_powers_type ghosted -ca_view -ca_mat_powers_exchange nccl -mat_jagged_exchange nccl
          filter: ${PETSCJAGGED_DIR}/tests/harness/keep "all [1-9][0-9]* checks passed|basis storage: mpidensecuda"
          output_file: output/cagmrestest_gpu_aijcusparse_np2.out
+      test:
+         # a jagged operator in 2 x 2 blocks: the matrix-powers kernel on a blocked format (no DIA copy)
+         suffix: gpu_cd2_blocks
+         nsize: {{1 2}}
+         args: -problem cd2 -n 64 -pc jacobi -mat_type pjdscuda -mat_block_size 2 -mat_jagged_blocks on -compare_seq
+         filter: ${PETSCJAGGED_DIR}/tests/harness/keep "all [1-9][0-9]* checks passed"
+         output_file: output/cagmrestest_checks_passed_2.out
       test:
          # left preconditioning: the DIA kernel with the rows scaled (1 process), the ghosted kernel scaling each product (2)
          suffix: gpu_left_np1
