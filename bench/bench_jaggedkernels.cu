@@ -209,7 +209,7 @@ void BenchFormat(const CSR &a, const Options &o, const std::string &label, bool 
   const Stats st = GetStats(f, sizeof(double));
   const double vec = 2.0 * f.nrows + f.ncols, idx = (f.nstored + f.long_nnz) * 4.0 + f.nsorted * 8.0 + (f.nlong * 8.0);
   std::printf(" %s: nslots %lld (padding %.1f%%, vs ELLPACK -%.1f%%), ndiag %d, long rows %d (%d block); matrix bytes a nonzero: double %.2f, float %.2f\n", label.c_str(), st.nslots, 100 * st.padding_ratio, 100 * st.ellpack_reduction, f.ndiag, f.nlong, f.nlong_block,
-              (idx + 8.0 * f.nslots) / std::max(f.nnz, 1), (idx + 4.0 * f.nslots) / std::max(f.nnz, 1));
+              st.product_bytes, GetStats(f, sizeof(float)).product_bytes);
   Report("Mult double", TimeMs([&] { gpu::Mult(d, dv, dx, dy, 0); }), f.nnz, idx + 8.0 * (f.nslots + vec));
   if (!brief) {
     Report("Mult float", TimeMs([&] { gpu::Mult(d, df, dxf, dyf, 0); }), f.nnz, idx + 4.0 * (f.nslots + vec));

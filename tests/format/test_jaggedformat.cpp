@@ -316,6 +316,7 @@ void CheckBlockedLayout()
   JAGGED_CHECK((y == std::vector<double>{1 + 20 + 30000, 40 + 500000, 600 + 7000, 8000}), "blocked example product");
   const Stats st = GetStats(f, sizeof(double));
   JAGGED_CHECK(st.nslots == 16 && st.padding == 8, "blocked example: 16 entries stored for 8 nonzeros");
+  JAGGED_CHECK(st.product_bytes == 18.0, "blocked example: (16 values of 8 bytes + 4 block columns of 4) / 8 nonzeros = 18 bytes a nonzero, not %g", st.product_bytes);
   JAGGED_CHECK(CountBlocks(4, 6, rowptr.data(), colidx.data(), 2) == 3, "blocked example: 3 blocks");
   {
     /* the same matrix with row 0 unsorted (AIJ keeps rows sorted; the build must not rely on it) */

@@ -103,6 +103,7 @@ struct Stats {
   size_t    valmap_bytes;      /* device slot -> CSR map used by the values refresh */
   size_t    value_bytes;       /* one value array of the given scalar size */
   size_t    device_bytes;      /* index_bytes + valmap_bytes + value_bytes */
+  double    product_bytes;     /* bytes a product reads a nonzero: values and column indices (one a slot, or a block), padding included */
 };
 
 /* Message for a Status, for the caller's error report */

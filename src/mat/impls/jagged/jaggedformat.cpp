@@ -347,6 +347,7 @@ Stats GetStats(const Format &f, size_t scalar_bytes)
   st.valmap_bytes      = static_cast<size_t>(f.nslots) * sizeof(int);
   st.value_bytes       = static_cast<size_t>(f.nslots) * scalar_bytes;
   st.device_bytes      = st.index_bytes + st.valmap_bytes + st.value_bytes;
+  st.product_bytes     = st.nnz > 0 ? (static_cast<double>(st.value_bytes) + sizeof(int) * (static_cast<double>(f.nstored) + f.long_nnz)) / st.nnz : 0.0;
   return st;
 }
 

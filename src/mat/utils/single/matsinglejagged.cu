@@ -128,14 +128,13 @@ static PetscErrorCode MatSingleJaggedDestroy(MatSingleBlock *c)
 /* The storage: the entries the copy stores, padding included, the layout, and the bytes a nonzero of a product (values and column indices) */
 static PetscErrorCode MatSingleJaggedDescribe(const MatSingleBlock *c, const char *unit, char line[], size_t len)
 {
-  const jagged::Format &f     = c->jagged->format;
-  const double          bytes = c->nnz ? (double)(sizeof(PetscJaggedScalarSingle) * (size_t)f.nslots + sizeof(int) * ((size_t)f.nstored + f.long_nnz)) / c->nnz : 0.0;
+  const jagged::Format &f = c->jagged->format;
   char                  layout[64];
 
   PetscFunctionBegin;
   if (f.bs > 1) PetscCall(PetscSNPrintf(layout, sizeof(layout), "dense %d x %d blocks with a 4-byte column each", f.bs, f.bs));
   else PetscCall(PetscSNPrintf(layout, sizeof(layout), "4-byte columns"));
-  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, unit, layout, bytes));
+  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, unit, layout, jagged::GetStats(f, sizeof(PetscJaggedScalarSingle)).product_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,12 +163,12 @@ static PetscErrorCode MatSingleJaggedMultDevice(const MatSingleBlock *c, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the values and 4-byte columns (a slot's, or a block's), padding included, and the row structure of both parts */
+/* the values and the index arrays (columns, a slot's or a block's, and the row structure of both parts), padding included */
 static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
 {
-  const jagged::Format &f = c->jagged->format;
+  const jagged::Stats st = jagged::GetStats(c->jagged->format, sizeof(PetscJaggedScalarSingle));
 
-  return sizeof(PetscJaggedScalarSingle) * (size_t)f.nslots + sizeof(int) * ((size_t)f.nstored + f.long_nnz + 2 * (size_t)f.nsorted + f.ndiag + 1 + 2 * (size_t)f.nlong + 1);
+  return st.value_bytes + st.index_bytes;
 }
 
 /* A host block's values again from B (same pattern): gathered into the slots */

@@ -940,7 +940,7 @@ static PetscErrorCode MatView_SeqJagged(Mat A, PetscViewer viewer)
       PetscCall(MatGetBlockSize(A, &rbs));
       PetscCall(PetscViewerASCIIPrintf(viewer, "layout: single entries, one column index each%s\n", rbs > 1 ? (j->blocks == MAT_JAGGED_BLOCKS_OFF ? " (-mat_jagged_blocks off)" : rbs > jagged::kMaxBlockSize ? " (block size above 6)" : " (blocks would move more bytes, or the block size does not divide the rows and columns)") : ""));
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "bytes a nonzero in a product: %.2f (values and column indices, padding included)\n", st.nnz ? (double)(st.value_bytes + sizeof(int) * ((size_t)f.nstored + f.long_nnz)) / st.nnz : 0.0));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "bytes a nonzero in a product: %.2f (values and column indices, padding included)\n", st.product_bytes));
     if (f.nlong) PetscCall(PetscViewerASCIIPrintf(viewer, "jagged diagonals %d; kernel: %s, %d long rows (> %d entries, %d nonzeros) in a warp-per-row CSR part, %d of them block-per-row\n", f.ndiag, MatJaggedKernels[j->kernel], f.nlong, f.long_threshold, f.long_nnz, f.nlong_block));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "jagged diagonals %d; kernel: %s, one thread per %s for all %ss\n", f.ndiag, MatJaggedKernels[j->kernel], f.bs > 1 ? "block row" : "row", f.bs > 1 ? "block row" : "row"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "%s memory: %.3g MB (indices %.3g MB, refresh map %.3g MB, values %.3g MB%s)\n", j->host ? "host" : "device",
