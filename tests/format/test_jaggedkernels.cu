@@ -204,25 +204,7 @@ void CheckDeviceBuild(const CSR &a, const Options &o, std::mt19937 &rng)
   CudaCheck(gpu::DeviceFormatDestroy(&built), "DeviceFormatDestroy");
 }
 
-/*
-   A blocked format d, uploaded from the host build f (BuildDeviceFormat() refuses blocked formats): its block size, and its
-   products against the host twins
-*/
-void CheckBlockedBuild(const CSR &a, const Options &o, const Format &f, const gpu::DeviceFormat &d, std::mt19937 &rng, const std::string &what)
-{
-  Format            s;
-  gpu::DeviceFormat refused;
-  DeviceVector<int> drowptr(a.rowptr), dcolidx(a.colidx);
-  cudaError_t       err;
-
-  const Status ds = gpu::BuildDeviceFormat(a.nrows, a.ncols, drowptr.get(), dcolidx.get(), o, &s, &refused, 0, &err);
-  JAGGED_CHECK(ds == Status::InvalidBlockSize && err == cudaSuccess && !refused.storage, "%s: GPU build of a blocked format: %s", what.c_str(), StatusString(ds));
-  JAGGED_CHECK(d.bs == o.block_size, "%s: device block size %d", what.c_str(), d.bs);
-  CheckHostTwins<double, double>(a, f, d, rng, what + " <double>");
-  CheckHostTwins<std::complex<float>, std::complex<float>>(a, f, d, rng, what + " <complex float>");
-}
-
-/* A format built on the host and uploaded: every product and value operation on the GPU; a scalar one also built on the GPU */
+/* A format built on the host and uploaded, and built on the GPU: every product and value operation on the GPU */
 void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
 {
   const std::string what = a.name + ", " + Describe(o);
@@ -234,8 +216,7 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
     return;
   }
   CudaCheck(gpu::DeviceFormatCreate(f, &d, 0), "DeviceFormatCreate");
-  if (o.block_size > 1) CheckBlockedBuild(a, o, f, d, rng, what);
-  else CheckDeviceBuild(a, o, rng);
+  CheckDeviceBuild(a, o, rng);
   CheckProducts<double, double>(a, f, d, rng, what + " <double>");
   CheckProducts<float, float>(a, f, d, rng, what + " <float>");
   CheckProducts<float, double>(a, f, d, rng, what + " <float, double>");

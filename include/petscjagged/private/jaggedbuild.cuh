@@ -18,7 +18,7 @@ namespace gpu {
    has passed them. Only small reads synchronize the stream (the longest row, the long-row split,
    the diagonal lengths).
 
-   Scalar formats only: InvalidBlockSize for a block size other than 1 (blocked formats: BuildFormat() on the host).
+   Blocked formats too (options.block_size > 1): InvalidBlockSize where it does not divide nrows and ncols.
    Returns the statuses of BuildFormat(): InvalidBlockRows, InvalidThreshold, TooLarge; InvalidCSR
    for negative sizes or row pointers that do not start at 0 or decrease (columns are trusted, as
    PETSc's SeqAIJ CSR is valid); DeviceError when a CUDA call failed, its error in *cuda_error

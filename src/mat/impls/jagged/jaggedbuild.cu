@@ -13,12 +13,17 @@
    lengths do not increase along the sorted rows) and padding after, where the host repeats the
    column of the slot before, that is the column of the last real slot of the diagonal: entry j of
    jagged row count[j] - 1. count[j] >= 1 for every j < ndiag, the longest jagged row's length.
+   A blocked format (block size bs > 1), as BuildFormat() makes it: the block pattern first (each block row's column / bs,
+   sorted within the block row by a segmented sort, the distinct ones counted and gathered by a thread a block row), the
+   scalar format of that pattern built as above (no long-row part), then its columns times bs and the value map expanded
+   to bs^2 entries a slot (a thread a scalar row finds each entry's block by binary search in its block row).
 */
 #include <petscjagged/private/jaggedbuild.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 
 #include <algorithm>
 #include <petscjagged/private/jaggedlaunch.cuh>
@@ -201,6 +206,55 @@ __global__ void __launch_bounds__(kThreads) LongSlotKernel(int long_nnz, int nlo
   valmap[s]      = pos;
 }
 
+/* Blocked: boff[b] = rowptr[b bs], the first entry of block row b (b <= nb), and key[k] = colidx[k] / bs */
+__global__ void __launch_bounds__(kThreads) BlockKeyKernel(int nb, int bs, long long nnz, const int *__restrict__ rowptr, const int *__restrict__ colidx, int *boff, int *key)
+{
+  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (t <= nb) boff[t] = rowptr[t * bs];
+  if (t < nnz) key[t] = colidx[t] / bs;
+}
+
+/* Blocked: the distinct block columns of block row b in its sorted keys: counted (bcol null) into count[b], or written from bcol + browptr[b] */
+__global__ void __launch_bounds__(kThreads) BlockDistinctKernel(int nb, const int *__restrict__ boff, const int *__restrict__ key, int *count, const int *__restrict__ browptr, int *bcol)
+{
+  const unsigned b = ThreadIndex();
+  if (b >= static_cast<unsigned>(nb)) return;
+  int n = 0;
+  for (int k = boff[b]; k < boff[b + 1]; ++k)
+    if (k == boff[b] || key[k] != key[k - 1]) {
+      if (bcol) bcol[browptr[b] + n] = key[k];
+      n++;
+    }
+  if (!bcol) count[b] = n;
+}
+
+/* Blocked: the block format's columns as the blocks' first scalar columns, and slotof[p] = the slot of block CSR position p */
+__global__ void __launch_bounds__(kThreads) BlockSlotKernel(int nstored, int bs, const int *__restrict__ bcolidx, const int *__restrict__ bvalmap, int *colidx, int *slotof)
+{
+  const unsigned s = ThreadIndex();
+  if (s >= static_cast<unsigned>(nstored)) return;
+  colidx[s] = bcolidx[s] * bs;
+  if (bvalmap[s] >= 0) slotof[bvalmap[s]] = static_cast<int>(s);
+}
+
+/* Blocked: valmap[(r bs + c) nstored + slot] = k for every entry k of scalar row row = b bs + r, its block found in block row b */
+__global__ void __launch_bounds__(kThreads) BlockValmapKernel(int nrows, int bs, int nstored, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ browptr, const int *__restrict__ bcol, const int *__restrict__ slotof, int *valmap)
+{
+  const unsigned row = ThreadIndex();
+  if (row >= static_cast<unsigned>(nrows)) return;
+  const int b = row / bs, r = row % bs;
+  for (int k = rowptr[row]; k < rowptr[row + 1]; ++k) {
+    const int bc = colidx[k] / bs;
+    int       lo = browptr[b], hi = browptr[b + 1] - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (bcol[mid] < bc) lo = mid + 1;
+      else hi = mid;
+    }
+    valmap[static_cast<size_t>(r * bs + colidx[k] % bs) * nstored + slotof[lo]] = k;
+  }
+}
+
 /* One build: the steps share the temporaries, which free themselves on the stream */
 class Builder {
 public:
@@ -337,6 +391,95 @@ cudaError_t Build(int nrows, const int rowptr[], const int colidx[], const Optio
   return b.Fill(*f, diagstart, d);
 }
 
+/*
+   A blocked format (options.block_size > 1; nrows and ncols multiples of it): the block pattern on the device, the scalar format
+   of the pattern (Build()), then the blocked arrays in one allocation as DeviceFormatCreate() lays out a host-built one
+*/
+cudaError_t BuildBlocked(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, cudaStream_t stream, Format *f, DeviceFormat *d, Status *status)
+{
+  const int         bs = options.block_size, nb = nrows / bs;
+  int               nnz = 0, nblocks = 0;
+  Scratch<int>      boff(stream), key(stream), sorted(stream), browptr(stream), bcol(stream), slotof(stream);
+  Options           bo = options;
+  Format            bf;
+  DeviceFormat      bd;
+  std::vector<int>  diagstart;
+  cudaError_t       err;
+
+  if (nrows > 0) {
+    JAGGED_CUDA_TRY(cudaMemcpyAsync(&nnz, rowptr + nrows, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    JAGGED_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+  JAGGED_CUDA_TRY(boff.Allocate(static_cast<size_t>(nb) + 1));
+  JAGGED_CUDA_TRY(key.Allocate(nnz));
+  JAGGED_CUDA_TRY(sorted.Allocate(nnz));
+  JAGGED_CUDA_TRY(browptr.Allocate(static_cast<size_t>(nb) + 1));
+  BlockKeyKernel<<<JaggedBlocks(std::max<long long>(nnz, nb + 1LL), kThreads), kThreads, 0, stream>>>(nb, bs, nnz, rowptr, colidx, boff.get(), key.get());
+  JAGGED_CUDA_TRY(cudaGetLastError());
+  if (nnz > 0) JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceSegmentedSort::SortKeys(temp, bytes, key.get(), sorted.get(), nnz, nb, boff.get(), boff.get() + 1, stream); }, stream));
+  if (nb > 0) BlockDistinctKernel<<<JaggedBlocks(nb, kThreads), kThreads, 0, stream>>>(nb, boff.get(), sorted.get(), browptr.get(), nullptr, nullptr);
+  JAGGED_CUDA_TRY(cudaGetLastError());
+  JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, browptr.get(), nb + 1, stream); }, stream));
+  JAGGED_CUDA_TRY(cudaMemcpyAsync(&nblocks, browptr.get() + nb, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  JAGGED_CUDA_TRY(cudaStreamSynchronize(stream));
+  JAGGED_CUDA_TRY(bcol.Allocate(nblocks));
+  if (nb > 0) BlockDistinctKernel<<<JaggedBlocks(nb, kThreads), kThreads, 0, stream>>>(nb, boff.get(), sorted.get(), nullptr, browptr.get(), bcol.get());
+  JAGGED_CUDA_TRY(cudaGetLastError());
+
+  /* the scalar format of the block pattern, as BuildFormat() makes it for a blocked format */
+  bo.block_size = 1;
+  bo.long_rows  = LongRowMode::JaggedOnly;
+  bf.kind       = bo.kind;
+  bf.block_rows = bo.kind == Kind::PJDS ? bo.block_rows : 1;
+  bf.nrows      = nb;
+  bf.ncols      = ncols / bs;
+  JAGGED_CUDA_TRY(Build(nb, browptr.get(), bcol.get(), bo, stream, &bf, &bd, status));
+  if (*status != Status::Success) return bd.storage ? DeviceFormatDestroy(&bd) : cudaSuccess;
+  if (static_cast<long long>(bf.nstored) * bs * bs > kMaxSlots) {
+    *status = Status::TooLarge;
+    return DeviceFormatDestroy(&bd);
+  }
+
+  /* the blocked arrays: the pattern's perm, rowlen and diagstart; columns times bs; the value map of bs^2 entries a slot */
+  *f        = bf;
+  f->bs     = bs;
+  f->nrows  = nrows;
+  f->ncols  = ncols;
+  f->nnz    = nnz;
+  f->nslots = bf.nstored * bs * bs;
+  {
+    const size_t size[kDeviceFormatArrays] = {static_cast<size_t>(bf.nsorted), static_cast<size_t>(bf.nsorted), bf.ndiag + 1ULL, static_cast<size_t>(bf.nstored), 0, 1, 0, 1, static_cast<size_t>(f->nslots)};
+    int         *a[kDeviceFormatArrays];
+
+    err = DeviceFormatAllocate(size, d, a);
+    if (err == cudaSuccess) err = slotof.Allocate(nblocks);
+    if (err == cudaSuccess) err = cudaMemcpyAsync(a[0], bd.perm, size[0] * sizeof(int), cudaMemcpyDeviceToDevice, stream);
+    if (err == cudaSuccess) err = cudaMemcpyAsync(a[1], bd.rowlen, size[1] * sizeof(int), cudaMemcpyDeviceToDevice, stream);
+    if (err == cudaSuccess) err = cudaMemcpyAsync(a[2], bd.diagstart, size[2] * sizeof(int), cudaMemcpyDeviceToDevice, stream);
+    if (err == cudaSuccess) err = cudaMemsetAsync(a[5], 0, sizeof(int), stream); /* long_rowptr {0} */
+    if (err == cudaSuccess) err = cudaMemsetAsync(a[7], 0, sizeof(int), stream); /* long_chunkptr {0} */
+    if (err == cudaSuccess) err = cudaMemsetAsync(a[8], 0xff, size[8] * sizeof(int), stream); /* -1: padding and missing entries */
+    if (err == cudaSuccess && bf.nstored > 0) {
+      BlockSlotKernel<<<JaggedBlocks(bf.nstored, kThreads), kThreads, 0, stream>>>(bf.nstored, bs, bd.colidx, bd.valmap, a[3], slotof.get());
+      err = cudaGetLastError();
+    }
+    if (err == cudaSuccess && nrows > 0) {
+      BlockValmapKernel<<<JaggedBlocks(nrows, kThreads), kThreads, 0, stream>>>(nrows, bs, bf.nstored, rowptr, colidx, browptr.get(), bcol.get(), slotof.get(), a[8]);
+      err = cudaGetLastError();
+    }
+    if (err == cudaSuccess) err = cudaStreamSynchronize(stream); /* bd's arrays are read until here */
+    diagstart = bd.diagstart_host;
+    if (err == cudaSuccess && bf.ndiag > kMaxConstantDiagonals) { /* DeviceFormatSetSizes() reads diagonal 0's start too */
+      diagstart.resize(2);
+      err = cudaMemcpy(diagstart.data(), bd.diagstart, 2 * sizeof(int), cudaMemcpyDeviceToHost);
+    }
+  }
+  const cudaError_t derr = DeviceFormatDestroy(&bd);
+  if (err != cudaSuccess) return err;
+  DeviceFormatSetSizes(*f, 0, diagstart, d);
+  return derr;
+}
+
 } // namespace
 
 Status BuildDeviceFormat(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, Format *summary, DeviceFormat *dformat, cudaStream_t stream, cudaError_t *cuda_error)
@@ -345,14 +488,14 @@ Status BuildDeviceFormat(int nrows, int ncols, const int rowptr[], const int col
 
   *cuda_error = cudaSuccess;
   if (status != Status::Success) return status;
-  if (options.block_size != 1) return Status::InvalidBlockSize; /* blocked formats are built on the host (BuildFormat()) */
   if (nrows < 0 || ncols < 0) return Status::InvalidCSR;
+  if (nrows % options.block_size || ncols % options.block_size) return Status::InvalidBlockSize;
   *summary            = Format();
   summary->kind       = options.kind;
   summary->block_rows = options.kind == Kind::PJDS ? options.block_rows : 1;
   summary->nrows      = nrows;
   summary->ncols      = ncols;
-  *cuda_error         = Build(nrows, rowptr, colidx, options, stream, summary, dformat, &status);
+  *cuda_error         = options.block_size > 1 ? BuildBlocked(nrows, ncols, rowptr, colidx, options, stream, summary, dformat, &status) : Build(nrows, rowptr, colidx, options, stream, summary, dformat, &status);
   if (*cuda_error == cudaSuccess && status == Status::Success) return status;
   if (dformat->storage) DeviceFormatDestroy(dformat);
   return *cuda_error != cudaSuccess ? Status::DeviceError : status;

@@ -59,8 +59,7 @@ static PetscErrorCode MatSingleJaggedBlockSize(Mat B, PetscInt m, PetscInt ncols
 
 /*
   The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision, of blocks where they move fewer bytes:
-  on the device from B's device CSR (B a MATSEQAIJCUSPARSE; a blocked format built on the host from ai, aj and copied up, its
-  values from the device CSR), or on the host
+  on the device from B's device CSR (B a MATSEQAIJCUSPARSE), or on the host
 */
 PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, MatSingleBlock *c)
 {
@@ -86,13 +85,8 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     jg->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
     PetscCheck(jg->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
-    if (options.block_size > 1) {
-      PetscCall(CheckStatus(jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format), cudaSuccess));
-      PetscCallCUDA(jagged::gpu::DeviceFormatCreate(jg->format, jg->dformat, stream));
-    } else {
-      st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, di, dj, options, &jg->format, jg->dformat, stream, &cerr);
-      PetscCall(CheckStatus(st, cerr));
-    }
+    st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, di, dj, options, &jg->format, jg->dformat, stream, &cerr);
+    PetscCall(CheckStatus(st, cerr));
     PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(jg->format.nslots, 1)));
     PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, reinterpret_cast<const MatJaggedHostScalar *>(da), reinterpret_cast<MatJaggedHostSingle *>(c->a), stream));
   } else {

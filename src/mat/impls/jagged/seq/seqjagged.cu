@@ -148,8 +148,7 @@ static PetscErrorCode MatSeqJaggedBlockSize(Mat A, const int *ia, const int *ja,
 
 /*
   Builds the format of the host CSR pattern: on the GPU from an upload of the pattern (the format's
-  arrays then exist on the device only, j->format holds the summary), or on the host for the twins and
-  for a blocked format, which is then copied to the GPU.
+  arrays then exist on the device only, j->format holds the summary), or on the host for the twins.
 */
 static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
 {
@@ -170,19 +169,7 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
   j->format = format;
   PetscCall(MatSeqJaggedBlockSize(A, ia, ja, &j->options.block_size));
   if (j->host) PetscCallJagged(jagged::BuildFormat(m, n, ia, ja, j->options, format));
-  else if (j->options.block_size > 1) {
-    jagged::Stats st;
-    cudaStream_t  stream;
-
-    PetscCallJagged(jagged::BuildFormat(m, n, ia, ja, j->options, format));
-    st = jagged::GetStats(*format, sizeof(PetscScalar));
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    j->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
-    PetscCheck(j->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
-    PetscCallCUDA(jagged::gpu::DeviceFormatCreate(*format, j->dformat, stream));
-    PetscCall(PetscLogCpuToGpu(st.index_bytes + st.valmap_bytes));
-    j->generation++;
-  } else {
+  else {
     const size_t   nnz = m > 0 ? (size_t)ia[m] : 0;
     cudaStream_t   stream;
     int           *dia, *dja;
