@@ -202,7 +202,11 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
 
   JAGGED_CHECK(st == Status::Success, "%s: build failed: %s", what.c_str(), StatusString(st));
   if (st != Status::Success) return;
-  if (o.block_size > 1) CheckBlockedSlots(a, f);
+  if (o.block_size > 1) {
+    const bool pays = !o.block_auto_bytes || BlocksPay(static_cast<long long>(a.colidx.size()), CountBlocks(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), o.block_size), o.block_size, o.block_auto_bytes);
+    JAGGED_CHECK(f.bs == (pays ? o.block_size : 1), "%s: block size %d built, %d expected", what.c_str(), f.bs, pays ? o.block_size : 1);
+  }
+  if (f.bs > 1) CheckBlockedSlots(a, f);
   else {
     CheckLongPart(a, o, f);
     CheckJaggedIndex(a, o, f);

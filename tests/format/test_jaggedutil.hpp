@@ -166,10 +166,10 @@ inline std::vector<CSR> BlockedTestMatrices(int bs, std::mt19937 &rng)
   return m;
 }
 
-/* Options the blocked matrices of block size bs are built with: both kinds, two b_r */
+/* Options the blocked matrices of block size bs are built with: both kinds, two b_r, blocks only where they pay (8- and 4-byte values) */
 inline std::vector<Options> BlockedTestOptions(int bs)
 {
-  return {{Kind::PJDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs}, {Kind::PJDS, 7, LongRowMode::Auto, 0, bs}, {Kind::JDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs}};
+  return {{Kind::PJDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs}, {Kind::PJDS, 7, LongRowMode::Auto, 0, bs}, {Kind::JDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs}, {Kind::PJDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs, 8}, {Kind::PJDS, kDefaultBlockRows, LongRowMode::Auto, 0, bs, 4}};
 }
 
 /* Options the tests build every matrix with: both kinds, several b_r, all long-row modes */
@@ -190,7 +190,7 @@ inline std::vector<Options> TestOptions()
 inline std::string Describe(const Options &o)
 {
   const char *mode = o.long_rows == LongRowMode::Auto ? "auto" : o.long_rows == LongRowMode::JaggedOnly ? "jagged-only" : "split";
-  return std::string(o.kind == Kind::JDS ? "JDS" : "pJDS") + " b_r " + std::to_string(o.block_rows) + " " + mode + " " + std::to_string(o.long_row_threshold) + (o.block_size > 1 ? " blocks of " + std::to_string(o.block_size) : "");
+  return std::string(o.kind == Kind::JDS ? "JDS" : "pJDS") + " b_r " + std::to_string(o.block_rows) + " " + mode + " " + std::to_string(o.long_row_threshold) + (o.block_size > 1 ? " blocks of " + std::to_string(o.block_size) : "") + (o.block_auto_bytes ? " where they pay" : "");
 }
 
 template <typename T>

@@ -60,6 +60,7 @@ struct Options {
   LongRowMode long_rows          = LongRowMode::Auto;
   int         long_row_threshold = 0; /* Split only: rows with more entries go to the CSR part; >= 0 */
   int         block_size         = 1; /* 1: scalar; 2..kMaxBlockSize: blocked (see above), dividing the rows and columns; long_rows then ignored */
+  int         block_auto_bytes   = 0; /* with block_size > 1: blocked only where BlocksPay() for values of this many bytes, else scalar (0: always blocked) */
 };
 
 /*
@@ -140,7 +141,8 @@ Status DiagonalStarts(const std::vector<int> &count, int align, std::vector<int>
 
 /*
    Builds the format of the CSR pattern (rowptr[nrows+1] from 0, colidx[rowptr[nrows]] in [0, ncols)),
-   blocked where options.block_size > 1 (the rows of each scalar row sorted by column, as AIJ keeps them).
+   blocked where options.block_size > 1 (and, with options.block_auto_bytes, where the blocks pay: BlocksPay(); the format's bs
+   says which was built; each scalar row sorted by column, as AIJ keeps them, builds fastest).
    Returns InvalidBlockRows, InvalidThreshold, InvalidBlockSize or InvalidCSR for bad input, TooLarge when the stored
    entries would overflow the GPU's 32-bit slot indices (about 2^31), OutOfMemory when an allocation
    failed; *format is then unspecified.

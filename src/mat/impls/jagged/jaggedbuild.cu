@@ -393,9 +393,10 @@ cudaError_t Build(int nrows, const int rowptr[], const int colidx[], const Optio
 
 /*
    A blocked format (options.block_size > 1; nrows and ncols multiples of it): the block pattern on the device, the scalar format
-   of the pattern (Build()), then the blocked arrays in one allocation as DeviceFormatCreate() lays out a host-built one
+   of the pattern (Build()), then the blocked arrays in one allocation as DeviceFormatCreate() lays out a host-built one;
+   *declined (and nothing built) where options.block_auto_bytes asks and the blocks counted would not pay
 */
-cudaError_t BuildBlocked(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, cudaStream_t stream, Format *f, DeviceFormat *d, Status *status)
+cudaError_t BuildBlocked(int nrows, int ncols, const int rowptr[], const int colidx[], const Options &options, cudaStream_t stream, Format *f, DeviceFormat *d, Status *status, bool *declined)
 {
   const int         bs = options.block_size, nb = nrows / bs;
   int               nnz = 0, nblocks = 0;
@@ -422,6 +423,10 @@ cudaError_t BuildBlocked(int nrows, int ncols, const int rowptr[], const int col
   JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, browptr.get(), nb + 1, stream); }, stream));
   JAGGED_CUDA_TRY(cudaMemcpyAsync(&nblocks, browptr.get() + nb, sizeof(int), cudaMemcpyDeviceToHost, stream));
   JAGGED_CUDA_TRY(cudaStreamSynchronize(stream));
+  if (options.block_auto_bytes && !BlocksPay(nnz, nblocks, bs, options.block_auto_bytes)) { /* single entries move fewer bytes */
+    *declined = true;
+    return cudaSuccess;
+  }
   JAGGED_CUDA_TRY(bcol.Allocate(nblocks));
   if (nb > 0) BlockDistinctKernel<<<JaggedBlocks(nb, kThreads), kThreads, 0, stream>>>(nb, boff.get(), sorted.get(), nullptr, browptr.get(), bcol.get());
   JAGGED_CUDA_TRY(cudaGetLastError());
@@ -495,7 +500,13 @@ Status BuildDeviceFormat(int nrows, int ncols, const int rowptr[], const int col
   summary->block_rows = options.kind == Kind::PJDS ? options.block_rows : 1;
   summary->nrows      = nrows;
   summary->ncols      = ncols;
-  *cuda_error         = options.block_size > 1 ? BuildBlocked(nrows, ncols, rowptr, colidx, options, stream, summary, dformat, &status) : Build(nrows, rowptr, colidx, options, stream, summary, dformat, &status);
+  bool declined = options.block_size == 1;
+  if (!declined) *cuda_error = BuildBlocked(nrows, ncols, rowptr, colidx, options, stream, summary, dformat, &status, &declined);
+  if (declined && *cuda_error == cudaSuccess) {
+    Options scalar    = options;
+    scalar.block_size = 1;
+    *cuda_error       = Build(nrows, rowptr, colidx, scalar, stream, summary, dformat, &status);
+  }
   if (*cuda_error == cudaSuccess && status == Status::Success) return status;
   if (dformat->storage) DeviceFormatDestroy(dformat);
   return *cuda_error != cudaSuccess ? Status::DeviceError : status;

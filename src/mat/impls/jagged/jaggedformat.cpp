@@ -296,7 +296,12 @@ Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[],
   if (!CSRIsValid(nrows, ncols, rowptr, colidx)) return Status::InvalidCSR;
   if (nrows % options.block_size || ncols % options.block_size) return Status::InvalidBlockSize;
   try {
-    if (options.block_size > 1) return BuildBlocked(nrows, ncols, rowptr, colidx, options, format);
+    if (options.block_size > 1 && (!options.block_auto_bytes || BlocksPay(nrows > 0 ? rowptr[nrows] : 0, CountBlocks(nrows, ncols, rowptr, colidx, options.block_size), options.block_size, options.block_auto_bytes))) return BuildBlocked(nrows, ncols, rowptr, colidx, options, format);
+    if (options.block_size > 1) {
+      Options scalar    = options;
+      scalar.block_size = 1;
+      return Build(nrows, ncols, rowptr, colidx, scalar, format);
+    }
     return Build(nrows, ncols, rowptr, colidx, options, format);
   } catch (const std::bad_alloc &) {
     return Status::OutOfMemory;

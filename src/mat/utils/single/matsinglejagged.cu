@@ -42,18 +42,17 @@ PetscErrorCode CheckStatus(jagged::Status st, cudaError_t cerr)
 } // namespace
 
 /*
-  The block size of the pJDS copy of B (m x ncols, its host CSR ai, aj): B's, from 2 to jagged::kMaxBlockSize, where it divides
-  the rows and columns and dense blocks of single-precision values move fewer bytes than single entries (jagged::BlocksPay()); else 1
+  The block options of the pJDS copy of B (m x ncols): B's block size, from 2 to jagged::kMaxBlockSize, where it divides the rows
+  and columns, the build keeping blocks where dense blocks of single-precision values move fewer bytes (jagged::BlocksPay())
 */
-static PetscErrorCode MatSingleJaggedBlockSize(Mat B, PetscInt m, PetscInt ncols, const PetscInt *ai, const PetscInt *aj, int *bs)
+static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt ncols, jagged::Options *options)
 {
   PetscInt rbs, cbs;
 
   PetscFunctionBegin;
-  *bs = 1;
+  options->block_auto_bytes = (int)sizeof(PetscJaggedScalarSingle);
   PetscCall(MatGetBlockSizes(B, &rbs, &cbs));
-  if (rbs != cbs || rbs < 2 || rbs > jagged::kMaxBlockSize || m % rbs || ncols % rbs) PetscFunctionReturn(PETSC_SUCCESS);
-  if (jagged::BlocksPay(ai[m], jagged::CountBlocks((int)m, (int)ncols, ai, aj, (int)rbs), (int)rbs, sizeof(PetscJaggedScalarSingle))) *bs = (int)rbs;
+  if (rbs == cbs && rbs >= 2 && rbs <= jagged::kMaxBlockSize && !(m % rbs) && !(ncols % rbs)) options->block_size = (int)rbs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,7 +67,7 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
   jagged::Options options;
 
   PetscFunctionBegin;
-  PetscCall(MatSingleJaggedBlockSize(B, m, c->ncols, ai, aj, &options.block_size));
+  PetscCall(MatSingleJaggedBlockOptions(B, m, c->ncols, &options));
   jg = new (std::nothrow) _n_MatSingleJagged;
   PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
   c->format = PCSPCG_FORMAT_PJDS;

@@ -122,27 +122,23 @@ static PetscErrorCode MatSeqJaggedGetCSR(Mat A, const int **ia, const int **ja, 
 }
 
 /*
-  The block size the format of the CSR pattern (ia, ja) uses: the matrix's row block size, from 2 to jagged::kMaxBlockSize, when
-  it divides the rows and columns, the column block size is the same or 1, and j->blocks asks for blocks (auto: where they move fewer bytes, jagged::BlocksPay()); else 1
+  The format's block options: the matrix's row block size, from 2 to jagged::kMaxBlockSize, when it divides the rows and columns,
+  the column block size is the same or 1 and j->blocks asks for blocks (auto: the build keeps them where they move fewer bytes,
+  jagged::BlocksPay(), counting them on the device or the host); else 1
 */
-static PetscErrorCode MatSeqJaggedBlockSize(Mat A, const int *ia, const int *ja, int *bs)
+static PetscErrorCode MatSeqJaggedBlockOptions(Mat A)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
   const int      m = (int)A->rmap->n, n = (int)A->cmap->n;
   PetscInt       rbs, cbs;
 
   PetscFunctionBegin;
-  *bs = 1;
+  j->options.block_size       = 1;
+  j->options.block_auto_bytes = j->blocks == MAT_JAGGED_BLOCKS_AUTO ? (int)sizeof(PetscScalar) : 0;
   PetscCall(MatGetBlockSizes(A, &rbs, &cbs));
   /* an MPI matrix's off-diagonal block has the row block size and column block size 1: its ghost columns, in blocks where whole blocks are ghosts */
   if (j->blocks == MAT_JAGGED_BLOCKS_OFF || (cbs != rbs && cbs != 1) || rbs < 2 || rbs > jagged::kMaxBlockSize || m % rbs || n % rbs) PetscFunctionReturn(PETSC_SUCCESS);
-  if (j->blocks == MAT_JAGGED_BLOCKS_ON) *bs = (int)rbs;
-  else {
-    const long long nblocks = jagged::CountBlocks(m, n, ia, ja, (int)rbs), nnz = m > 0 ? ia[m] : 0;
-
-    if (jagged::BlocksPay(nnz, nblocks, (int)rbs, sizeof(PetscScalar))) *bs = (int)rbs;
-    PetscCall(PetscInfo(A, "%lld nonzeros in %lld blocks of %" PetscInt_FMT ": %s\n", nnz, nblocks, rbs, *bs > 1 ? "blocks move fewer bytes" : "single entries move fewer bytes"));
-  }
+  j->options.block_size = (int)rbs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -167,7 +163,7 @@ static PetscErrorCode MatSeqJaggedBuildFormat(Mat A)
   format = new (std::nothrow) jagged::Format;
   PetscCheck(format, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the jagged-diagonal format");
   j->format = format;
-  PetscCall(MatSeqJaggedBlockSize(A, ia, ja, &j->options.block_size));
+  PetscCall(MatSeqJaggedBlockOptions(A));
   if (j->host) PetscCallJagged(jagged::BuildFormat(m, n, ia, ja, j->options, format));
   else {
     const size_t   nnz = m > 0 ? (size_t)ia[m] : 0;
