@@ -12,6 +12,7 @@ iterations and the true relative residual; b = 1.\n\
                    assembled by DMPlexSNESComputeJacobianFEM())\n\
   -n <200>         grid points per direction (fem: cells per direction)\n\
   -order <2>       fem, elasticity: the Lagrange element order\n\
+  -dim <3>         fem, elasticity: 3 (n^3 hexahedra) or 2 (n^2 quadrilaterals; elasticity then has block size 2)\n\
   -save <file>     fem, elasticity, mtx: write the matrix (PETSc binary) and stop\n\
   -mtx <file>      -problem mtx: the Matrix Market file to convert (with -save)\n\
   -f <file>        instead of a -problem: load the matrix from a PETSc binary file (MatCreate(), MatSetFromOptions()\n\
@@ -144,9 +145,9 @@ static PetscErrorCode Zero(PetscInt dim, PetscReal time, const PetscReal x[], Pe
   return PETSC_SUCCESS;
 }
 
-/* Poisson (or, elasticity, linear elasticity: 3 components a node) in Q_order elements on n^3 hexahedra (DMPlex, distributed),
+/* Poisson (or, elasticity, linear elasticity: dim components a node) in Q_order elements on n^dim boxes (DMPlex, distributed),
    Dirichlet boundary eliminated; the matrix from DMCreateMatrix(), *tend: MatAssemblyEnd() */
-static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, PetscBool elasticity, DM *dm, Mat *A, PetscLogDouble *tend)
+static PetscErrorCode AssembleFEM(PetscInt dim, PetscInt n, PetscInt order, PetscBool elasticity, DM *dm, Mat *A, PetscLogDouble *tend)
 {
   const PetscInt     faces[3] = {n, n, n}, id = 1;
   DM                 dist;
@@ -157,7 +158,7 @@ static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, PetscBool elastici
   PetscLogDouble     t0, t1;
 
   PetscFunctionBeginUser;
-  PetscCall(DMPlexCreateBoxMesh(PETSC_COMM_WORLD, 3, PETSC_FALSE, faces, NULL, NULL, NULL, PETSC_TRUE, 0, PETSC_FALSE, dm));
+  PetscCall(DMPlexCreateBoxMesh(PETSC_COMM_WORLD, dim, PETSC_FALSE, faces, NULL, NULL, NULL, PETSC_TRUE, 0, PETSC_FALSE, dm));
   PetscCall(DMPlexDistribute(*dm, 0, NULL, &dist));
   if (dist) {
     PetscCall(DMDestroy(dm));
@@ -168,7 +169,7 @@ static PetscErrorCode AssembleFEM(PetscInt n, PetscInt order, PetscBool elastici
   PetscCall(DMGetLabel(*dm, "boundary", &label));
   PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
   PetscCall(DMPlexLabelComplete(*dm, label));
-  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 3, elasticity ? 3 : 1, PETSC_FALSE, order, PETSC_DETERMINE, &fe));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, dim, elasticity ? dim : 1, PETSC_FALSE, order, PETSC_DETERMINE, &fe));
   PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
   PetscCall(PetscFEDestroy(&fe));
   PetscCall(DMCreateDS(*dm));
@@ -300,7 +301,7 @@ static PetscErrorCode Solve(KSP ksp)
 int main(int argc, char **argv)
 {
   char               problem[PETSC_MAX_PATH_LEN] = "poisson", codepc[32] = "", label[64] = "run", csv[PETSC_MAX_PATH_LEN] = "", file[PETSC_MAX_PATH_LEN] = "", save[PETSC_MAX_PATH_LEN] = "", mtx[PETSC_MAX_PATH_LEN] = "";
-  PetscInt           n = 200, its, nmult = 0, order = 2, rows;
+  PetscInt           n = 200, its, nmult = 0, order = 2, dim = 3, rows;
   PetscReal          eps = 0.01, peclet = 100, epsd[3] = {1, 1, 1}, w[3] = {0, 0, 0}, res, bnorm;
   PetscLogDouble     tassembly, tformat, tsetup, tsolve, trepeat, tmult = 0, trefresh = 0;
   PetscBool          setpc, load, store, refresh = PETSC_FALSE, parts = PETSC_FALSE;
@@ -323,6 +324,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-problem", "poisson, aniso, convdiff, fem, elasticity or mtx", NULL, problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-n", "grid points (fem: cells) per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsInt("-order", "fem: element order", NULL, order, &order, NULL));
+  PetscCall(PetscOptionsRangeInt("-dim", "fem, elasticity: the mesh dimension", NULL, dim, &dim, NULL, 2, 3));
   PetscCall(PetscOptionsString("-save", "fem: write the matrix to this file and stop", NULL, save, save, sizeof(save), &store));
   PetscCall(PetscOptionsString("-f", "load the matrix from this PETSc binary file", NULL, file, file, sizeof(file), &load));
   PetscCall(PetscOptionsString("-mtx", "-problem mtx: Matrix Market file to convert", NULL, mtx, mtx, sizeof(mtx), NULL));
@@ -361,7 +363,7 @@ int main(int argc, char **argv)
 
       PetscCheck(store, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-problem mtx only converts a Matrix Market file (-mtx) to a PETSc binary one (-save), which -f then loads");
       PetscCall(MtxLoad(PETSC_COMM_WORLD, mtx, &sym, &A));
-    } else PetscCall(AssembleFEM(n, order, (PetscBool)!strcmp(problem, "elasticity"), &da, &A, &tformat));
+    } else PetscCall(AssembleFEM(dim, n, order, (PetscBool)!strcmp(problem, "elasticity"), &da, &A, &tformat));
     if (store) {
       PetscViewer viewer;
 
