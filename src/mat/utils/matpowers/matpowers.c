@@ -939,8 +939,9 @@ PetscErrorCode MatPowersGetInfo(MatPowers mpk, PetscReal *surface_to_volume, Pet
 }
 
 /*@
-  MatPowersView - Shows the kernel: requested and resolved type, s, the preconditioner, the cost of
-  the ghost rows, the extended rows, and the halo exchanges and products so far
+  MatPowersView - Shows the kernel: requested and resolved type, s, the preconditioner, the matrix its products read
+  (with a DIA copy, its bytes a nonzero), the cost of the ghost rows, the extended rows, and the halo exchanges and
+  products so far
 
   Collective
 
@@ -953,6 +954,8 @@ PetscErrorCode MatPowersGetInfo(MatPowers mpk, PetscReal *surface_to_volume, Pet
   Note:
   The halo exchanges are counted as the kernel's scatters: one per `MatPowersApply()` when ghosted,
   one per product (inside `MatMult()`) when plain; on one process they are local copies.
+  Without a DIA copy the products are those of A's own format (of its diagonal block and, ghosted, of the remote
+  rows' matrix of the same type): `MatView()` of A gives their bytes a nonzero.
 
 .seealso: `MatPowers`, `MatPowersGetInfo()`, `KSPCAGMRES`
 @*/
@@ -983,7 +986,21 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "operator: %s, M^{-1} = PCApply() of PC %s (not local)\n", op, ((PetscObject)mpk->pc)->type_name));
   }
   if (mpk->nullsp) PetscCall(PetscViewerASCIIPrintf(viewer, "the operator's null space is removed from every product\n"));
-  if (mpk->ndiag) PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of %s (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", mpk->type == MAT_POWERS_GHOSTED ? "the extended rows in global order (first process)" : "A", mpk->ndiag, mpk->diacuda ? (mpk->diaown ? "on the GPU, its own rows found and written there" : "on the GPU") : "on the host"));
+  if (mpk->ndiag) {
+    const PetscBool ghosted = (PetscBool)(mpk->type == MAT_POWERS_GHOSTED);
+    PetscLogDouble  nnz     = (PetscLogDouble)mpk->nnzext;
+    PetscInt        rows    = mpk->nrows;
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "products: a DIA copy of %s (%" PetscInt_FMT " diagonals, %s), the shift in the same kernel (-mat_powers_dia)\n", ghosted ? "the extended rows in global order (first process)" : "A", mpk->ndiag, mpk->diacuda ? (mpk->diaown ? "on the GPU, its own rows found and written there" : "on the GPU") : "on the host"));
+    if (!ghosted) { /* plain: one process, a copy of A */
+      MatInfo info;
+
+      PetscCall(MatGetInfo(mpk->A, MAT_LOCAL, &info));
+      PetscCall(MatGetLocalSize(mpk->A, &rows, NULL));
+      nnz = info.nz_used;
+    }
+    if (nnz > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "the DIA copy: %.2f bytes a nonzero (%d-byte values on every diagonal, padding included, no column indices)\n", (double)((PetscLogDouble)mpk->ndiag * rows * sizeof(PetscScalar) / nnz), (int)sizeof(PetscScalar)));
+  }
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));
   } else if (mpk->s2v >= 0) {
