@@ -164,6 +164,7 @@ PETSC_EXTERN PetscErrorCode MatPJDSGetBlockRows(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatJaggedSetUseHost(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode MatJaggedGetUseHost(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatJaggedGetStorage(Mat, PetscCount *, PetscCount *);
+PETSC_EXTERN PetscErrorCode MatJaggedGetProductBytes(Mat, PetscReal *);
 
 /* Mixed-precision inner-outer CG: the outer flexible CG and the single-precision inner CG */
 #define KSPMPCG "mpcg"

@@ -393,6 +393,36 @@ PetscErrorCode MatJaggedGetStorage(Mat A, PetscCount *nnz, PetscCount *stored)
 }
 
 /*@
+  MatJaggedGetProductBytes - Gets the bytes a product `MatMult()` of a jagged-diagonal matrix reads a nonzero: its
+  values and column indices, padding included (on this process; vectors apart)
+
+  Not Collective
+
+  Input Parameter:
+. A - an assembled `MATJDSCUDA` or `MATPJDSCUDA` matrix
+
+  Output Parameter:
+. bytes - the bytes a nonzero (12.1 or so for single entries in double, about 8.5 for 3 x 3 blocks, see `MatJaggedSetBlocks()`)
+
+  Level: intermediate
+
+  Note:
+  On several processes, the diagonal and off-diagonal blocks together, weighted by their nonzeros. `MatView()` with
+  `PETSC_VIEWER_ASCII_INFO` reports it too; `KSPCAGMRES`'s view gives it for the products of its matrix-powers kernel.
+
+.seealso: `MATPJDSCUDA`, `MATJDSCUDA`, `MatJaggedGetStorage()`, `MatJaggedSetBlocks()`, `MatView()`
+@*/
+PetscErrorCode MatJaggedGetProductBytes(Mat A, PetscReal *bytes)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(bytes, 2);
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for an unassembled matrix");
+  PetscUseMethod(A, "MatJaggedGetProductBytes_C", (Mat, PetscReal *), (A, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatJaggedSetExchange - Sets the path of the halo exchanges of a jagged-diagonal matrix on several processes
 
   Logically Collective

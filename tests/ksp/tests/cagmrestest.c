@@ -355,6 +355,12 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "all [1-9][0-9]* checks passed"
       output_file: output/cagmrestest_checks_passed_1.out
    test:
+      # its view: the products are the blocked format's own, with their bytes a nonzero (MatJaggedGetProductBytes())
+      suffix: cd2_blocks_view
+      nsize: 2
+      args: -problem cd2 -n 32 -pc jacobi -mat_type pjdscuda -mat_jagged_host -mat_block_size 2 -mat_jagged_blocks on -ca_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "products: those of A.s [a-z]+ format, [0-9.]+ bytes a nonzero|all [1-9][0-9]* checks passed" | sed -E "s/[0-9]+[.][0-9]+ bytes/B bytes/"
+   test:
       suffix: cd2_bjacobi_np2
       nsize: 2
       args: -problem cd2 -n 48 -pc bjacobi

@@ -290,6 +290,18 @@ int main(int argc, char **argv)
   }
   PetscCall(CheckValueOps(A, R, rnd, tol, &checks));
   PetscCall(CheckResidency(A, rnd, &checks));
+  { /* MatJaggedGetProductBytes(): between the values alone and the values with an index each, and below 12 + padding where blocks are used */
+    PetscCount nnz, stored;
+    PetscReal  bytes, lo, hi;
+
+    PetscCall(MatJaggedGetStorage(A, &nnz, &stored));
+    PetscCall(MatJaggedGetProductBytes(A, &bytes));
+    lo = nnz ? (PetscReal)stored * sizeof(PetscScalar) / (PetscReal)nnz : 0;
+    hi = nnz ? (PetscReal)stored * (sizeof(PetscScalar) + sizeof(int)) / (PetscReal)nnz : 0;
+    if (used > 1) hi = nnz ? (PetscReal)stored * (sizeof(PetscScalar) + (PetscReal)sizeof(int) / 2) / (PetscReal)nnz : 0; /* a block of 2 x 2 or more: at most half an index an entry */
+    PetscCheck(bytes >= lo - PETSC_SMALL && bytes <= hi + PETSC_SMALL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatJaggedGetProductBytes() gave %g, outside [%g, %g]", (double)bytes, (double)lo, (double)hi);
+    checks++;
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "on %d processes: %" PetscInt_FMT " checks passed\n", size, checks));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&R));

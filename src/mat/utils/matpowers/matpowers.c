@@ -1000,6 +1000,16 @@ PetscErrorCode MatPowersView(MatPowers mpk, PetscViewer viewer)
       nnz = info.nz_used;
     }
     if (nnz > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "the DIA copy: %.2f bytes a nonzero (%d-byte values on every diagonal, padding included, no column indices)\n", (double)((PetscLogDouble)mpk->ndiag * rows * sizeof(PetscScalar) / nnz), (int)sizeof(PetscScalar)));
+  } else {
+    PetscErrorCode (*getbytes)(Mat, PetscReal *) = NULL;
+
+    PetscCall(PetscObjectQueryFunction((PetscObject)mpk->A, "MatJaggedGetProductBytes_C", &getbytes));
+    if (getbytes) { /* a jagged operator: its own products (of its blocks and, ghosted, of the remote rows' matrix of their type) */
+      PetscReal bytes;
+
+      PetscCall(MatJaggedGetProductBytes(mpk->A, &bytes));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "products: those of A's %s format, %.2f bytes a nonzero (values and column indices, padding included; first process)\n", ((PetscObject)mpk->A)->type_name, (double)bytes));
+    }
   }
   if (mpk->s2v == MAT_POWERS_NOT_EXAMINED) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "ghost rows not examined: plain products were resolved without them (MatPowersGetInfo() computes them)\n"));

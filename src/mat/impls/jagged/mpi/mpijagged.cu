@@ -137,6 +137,23 @@ static PetscErrorCode MatJaggedGetStorage_MPIJagged(Mat A, PetscCount *nnz, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The blocks' bytes a nonzero weighted by their nonzeros */
+static PetscErrorCode MatJaggedGetProductBytes_MPIJagged(Mat A, PetscReal *bytes)
+{
+  PetscReal  sum = 0, b;
+  PetscCount n = 0, nb;
+
+  PetscFunctionBegin;
+  MatMPIJaggedForBlocks(A, {
+    PetscCall(MatJaggedGetStorage(b_, &nb, NULL));
+    PetscCall(MatJaggedGetProductBytes(b_, &b));
+    sum += b * (PetscReal)nb;
+    n += nb;
+  });
+  *bytes = n ? sum / (PetscReal)n : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatJaggedSetKernel_MPIJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
 {
   Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
@@ -494,6 +511,7 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetBlocks_C", add ? MatJaggedSetBlocks_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetBlocks_C", add ? MatJaggedGetBlocks_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_MPIJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetProductBytes_C", add ? MatJaggedGetProductBytes_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_MPIJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatJaggedSetExchange_C", add ? MatJaggedSetExchange_MPIJagged : NULL));

@@ -993,6 +993,16 @@ static PetscErrorCode MatJaggedGetStorage_SeqJagged(Mat A, PetscCount *nnz, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatJaggedGetProductBytes_SeqJagged(Mat A, PetscReal *bytes)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedSync(A));
+  *bytes = (PetscReal)jagged::GetStats(*j->format, sizeof(PetscScalar)).product_bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatJaggedSetKernel_SeqJagged(Mat A, MatJaggedKernel kernel, PetscInt threshold)
 {
   Mat_SeqJagged        *j   = (Mat_SeqJagged *)A->spptr;
@@ -1180,6 +1190,7 @@ static PetscErrorCode MatSeqJaggedComposeAll(Mat B, MatType type, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetBlocks_C", add ? MatJaggedSetBlocks_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetBlocks_C", add ? MatJaggedGetBlocks_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetStorage_C", add ? MatJaggedGetStorage_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetProductBytes_C", add ? MatJaggedGetProductBytes_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_SeqJagged : NULL));
   PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaij_C", type));
