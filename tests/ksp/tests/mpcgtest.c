@@ -8,7 +8,8 @@ static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, 
   -f <file>     Matrix Market file (real symmetric; -problem mtx)\n\
   -rtol <1e-12> relative tolerance of both solves\n\
   -expect_breakdown  mpcg must end with a divergence reason\n\
-  -mpcg_ksp_type <type>  the first solve with another KSP (the GPU stress test's control: both solves PETSc's own)\n\n";
+  -mpcg_ksp_type <type>  the first solve with another KSP (the GPU stress test's control: both solves PETSc's own)\n\
+  -reference_first  the reference CG before MPCG (the GPU stress test: the stops came in the reference's GAMG set-up after MPCG)\n\n";
 
 #include <petscdmda.h>
 #include <petscjagged.h>
@@ -230,7 +231,7 @@ int main(int argc, char **argv)
   Vec                xe, b;
   PetscRandom        rnd;
   KSPConvergedReason reason, reasoncg;
-  PetscBool          breakdown;
+  PetscBool          breakdown, reffirst = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -246,6 +247,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(problem, "seed004", &seed004));
   PetscCall(PetscStrcmpAny(problem, &breakdown, "indefinite", "nan", ""));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_breakdown", &breakdown, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-reference_first", &reffirst, NULL));
 
   if (!strcmp(problem, "poisson3d")) PetscCall(Laplacian(3, n, 1.0, &A));
   else if (!strcmp(problem, "aniso")) PetscCall(Laplacian(2, n, 1e-2, &A));
@@ -281,9 +283,10 @@ int main(int argc, char **argv)
   }
   if (!strcmp(problem, "nan")) PetscCall(VecFlag(b, PETSC_TRUE));
 
+  if (reffirst && !breakdown) PetscCall(SolveWith(A, da, b, xe, KSPCG, pcset ? pc : PCJACOBI, mglevels, rtol, seed004, &rescg, &errcg, &reasoncg, &itscg, NULL));
   PetscCall(SolveWith(A, da, b, xe, KSPMPCG, pcset ? pc : NULL, mglevels, rtol, seed004, &res, &err, &reason, &its, &inner));
   if (!breakdown) {
-    PetscCall(SolveWith(A, da, b, xe, KSPCG, pcset ? pc : PCJACOBI, mglevels, rtol, seed004, &rescg, &errcg, &reasoncg, &itscg, NULL));
+    if (!reffirst) PetscCall(SolveWith(A, da, b, xe, KSPCG, pcset ? pc : PCJACOBI, mglevels, rtol, seed004, &rescg, &errcg, &reasoncg, &itscg, NULL));
     PetscCheck(reasoncg > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "the reference CG did not converge: %s", KSPConvergedReasons[reasoncg]);
     PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg did not converge: %s", KSPConvergedReasons[reason]);
     PetscCheck(res <= 2 * rtol, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "mpcg true relative residual %g above %g", (double)res, (double)rtol);
@@ -448,6 +451,10 @@ int main(int argc, char **argv)
       test:
          suffix: poisson3d_gamg_single
          args: -problem poisson3d -n 24 -pc gamg -rtol 1e-10 -inner_ratio 2 -mpcg_view
+      test:
+         # the reference CG first (-reference_first, which the GPU stress test also runs): the same solves
+         suffix: poisson3d_gamg_single_reffirst
+         args: -problem poisson3d -n 24 -pc gamg -rtol 1e-10 -inner_ratio 2 -mpcg_view -reference_first
       test:
          # on 2 processes: each level's matrices distributed, the coarse solve each process's rows of the dense inverse (10 and 11 inner iterations, as on one)
          suffix: ex45_mg_jacobi_single_np2
