@@ -196,7 +196,7 @@ int main(int argc, char **argv)
    test:
       suffix: gpu
       requires: cuda_device
-      args: -bs {{1 3 6}separate output} -type {{pjdscuda jdscuda}separate output}
+      args: -use_gpu_aware_mpi 0 -bs {{1 3 6}separate output} -type {{pjdscuda jdscuda}separate output}
       output_file: output/jaggedproduct_gpu.out
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "ran on the [A-Za-z]+|[0-9]+ checks passed"
 

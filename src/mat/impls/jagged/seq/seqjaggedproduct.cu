@@ -47,19 +47,17 @@ static PetscErrorCode MatSeqJaggedGetTwin(Mat A, Mat *twin)
   PetscObjectState state;
 
   PetscFunctionBegin;
-  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &aa, &mtype));
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &aa, &mtype)); /* A's host CSR (MATSEQAIJ's accessor; a MATSEQAIJCUSPARSE's gives device arrays) */
   PetscCheck(mtype == PETSC_MEMTYPE_HOST, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the host CSR of the matrix");
   if (j->twin) {
-    const PetscInt *ti, *tj;
-    PetscScalar    *ta;
+    const MatSeqAIJHead *t = (const MatSeqAIJHead *)j->twin->data; /* the twin's host arrays, which are A's */
 
-    PetscCall(MatSeqAIJGetCSRAndMemType(j->twin, &ti, &tj, &ta, &mtype)); /* the host arrays: the twin's values are never changed on the device */
-    if (j->twin_nzstate != A->nonzerostate || ti != ai || tj != aj || ta != aa) PetscCall(MatDestroy(&j->twin));
+    if (j->twin_nzstate != A->nonzerostate || t->i != ai || t->j != aj || t->a != aa) PetscCall(MatDestroy(&j->twin));
   }
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (!j->twin) {
     PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, const_cast<PetscInt *>(ai), const_cast<PetscInt *>(aj), aa, &j->twin));
-    PetscCall(MatSetBlockSizesFromMats(j->twin, A, A));
+    PetscCheck(((const MatSeqAIJHead *)j->twin->data)->a == aa, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
     PetscCall(MatConvert(j->twin, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &j->twin));
     j->twin_nzstate = A->nonzerostate;
   } else if (state != j->twin_state) {
@@ -106,8 +104,6 @@ static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
   Mat                      A = product->A, B = product->B, At, Bt, D;
   MatProductCtx_SeqJagged *ctx;
   const PetscInt          *di, *dj;
-  PetscScalar             *dv;
-  PetscMemType             mtype;
   PetscInt                 m, n, *rowlen;
   MatSeqAIJHead           *c;
 
@@ -122,10 +118,11 @@ static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
   PetscCall(MatProductSetFromOptions(D));
   PetscCall(MatProductSymbolic(D));
   PetscCall(MatGetLocalSize(D, &m, &n));
-  PetscCall(MatSeqAIJGetCSRAndMemType(D, &di, &dj, &dv, &mtype)); /* the host row offsets and columns the symbolic phase copied back */
+  di = ((const MatSeqAIJHead *)D->data)->i; /* the host row offsets and columns MATSEQAIJCUSPARSE's symbolic phase copied back */
+  dj = ((const MatSeqAIJHead *)D->data)->j;
+  PetscCheck(di && dj && ((const MatSeqAIJHead *)D->data)->nz == di[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "The product's host pattern is not there: Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
 
   PetscCall(MatSetSizes(C, m, n, m, n));
-  PetscCall(MatSetBlockSizesFromMats(C, D, D));
   PetscCall(MatSetType(C, MATSEQAIJ));
   PetscCall(PetscMalloc1(m, &rowlen));
   for (PetscInt r = 0; r < m; r++) rowlen[r] = di[r + 1] - di[r];
@@ -172,7 +169,7 @@ PetscErrorCode MatProductSetFromOptions_SeqJagged(Mat C)
   case MATPRODUCT_AtB:
   case MATPRODUCT_PtAP:
   case MATPRODUCT_RARt:
-    if (adev && bdev && !C->boundtocpu) {
+    if (adev && bdev) {
       C->ops->productsymbolic = MatProductSymbolic_SeqJagged;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
