@@ -123,6 +123,19 @@ static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
   PetscCheck(di && dj && ((const MatSeqAIJHead *)D->data)->nz == di[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "The product's host pattern is not there: Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
 
   PetscCall(MatSetSizes(C, m, n, m, n));
+  switch (product->type) { /* the block sizes MatProductSymbolic() gives the result after this phase, now: the jagged format built below takes blocks by them */
+  case MATPRODUCT_PtAP:
+    if (B->cmap->bs > 1) PetscCall(MatSetBlockSizes(C, B->cmap->bs, B->cmap->bs));
+    break;
+  case MATPRODUCT_RARt:
+    if (B->rmap->bs > 1) PetscCall(MatSetBlockSizes(C, B->rmap->bs, B->rmap->bs));
+    break;
+  case MATPRODUCT_AtB:
+    if (A->cmap->bs > 1 || B->cmap->bs > 1) PetscCall(MatSetBlockSizes(C, A->cmap->bs, B->cmap->bs));
+    break;
+  default:
+    PetscCall(MatSetBlockSizesFromMats(C, A, B));
+  }
   PetscCall(MatSetType(C, MATSEQAIJ));
   PetscCall(PetscMalloc1(m, &rowlen));
   for (PetscInt r = 0; r < m; r++) rowlen[r] = di[r + 1] - di[r];
