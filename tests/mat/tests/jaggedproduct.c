@@ -9,6 +9,9 @@ the products ran (GPU flops logged by their numeric phases).\n\
 
 #include <petscjagged.h>
 
+/* the relative error allowed: the GPU sums in another order than MATSEQAIJ's host code */
+#define PRODUCT_TOL (1e3 * PETSC_MACHINE_EPSILON)
+
 /* A: bs x bs blocks, each block row its diagonal block and about 6 others near it; P: n x n/4, P(i, i/4) and P(i, i/4 + 1) */
 static PetscErrorCode MakeOperands(MatType type, PetscInt bs, PetscInt nb, PetscRandom rnd, Mat *A, Mat *P)
 {
@@ -78,6 +81,16 @@ static PetscErrorCode CheckMatClose(const char *what, Mat got, Mat ref, MatType 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* C = f(A, B) of the jagged operands and Cs = f(As, Bs) of their MATSEQAIJ copies (f: MatMatMult(), MatPtAP(), ...), compared */
+static PetscErrorCode CheckProduct(const char *what, PetscErrorCode (*f)(Mat, Mat, MatReuse, PetscReal, Mat *), Mat A, Mat B, Mat As, Mat Bs, MatReuse reuse, MatType type, PetscInt *checks, Mat *C, Mat *Cs)
+{
+  PetscFunctionBeginUser;
+  PetscCall((*f)(A, B, reuse, PETSC_DETERMINE, C));
+  PetscCall((*f)(As, Bs, reuse, PETSC_DETERMINE, Cs));
+  PetscCall(CheckMatClose(what, *C, *Cs, type, PRODUCT_TOL, checks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* GPU flops logged so far by the event named name */
 static PetscErrorCode EventGpuFlops(const char *name, PetscLogDouble *flops)
 {
@@ -98,7 +111,6 @@ int main(int argc, char **argv)
   PetscInt       bs = 3, nb = 400, checks = 0;
   PetscRandom    rnd;
   Mat            A, P, R, As, Ps, Rs, AP, PtAP, PtAPs, RARt, RARts, PtAPP, PtAPPs, APs;
-  PetscReal      tol = 1e3 * PETSC_MACHINE_EPSILON;
   PetscLogDouble gpuflops[2];
 
   PetscFunctionBeginUser;
@@ -118,30 +130,18 @@ int main(int argc, char **argv)
   PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &R));
   PetscCall(MatTranspose(Ps, MAT_INITIAL_MATRIX, &Rs));
 
-  PetscCall(MatMatMult(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &AP));
-  PetscCall(MatMatMult(As, Ps, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &APs));
-  PetscCall(CheckMatClose("A P", AP, APs, type, tol, &checks));
-  PetscCall(MatTransposeMatMult(P, AP, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &PtAPP));
-  PetscCall(MatTransposeMatMult(Ps, APs, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &PtAPPs));
-  PetscCall(CheckMatClose("P^T (A P)", PtAPP, PtAPPs, type, tol, &checks));
-  PetscCall(MatPtAP(A, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &PtAP));
-  PetscCall(MatPtAP(As, Ps, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &PtAPs));
-  PetscCall(CheckMatClose("P^T A P", PtAP, PtAPs, type, tol, &checks));
-  PetscCall(MatRARt(A, R, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &RARt));
-  PetscCall(MatRARt(As, Rs, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &RARts));
-  PetscCall(CheckMatClose("R A R^T", RARt, RARts, type, tol, &checks));
+  PetscCall(CheckProduct("A P", MatMatMult, A, P, As, Ps, MAT_INITIAL_MATRIX, type, &checks, &AP, &APs));
+  PetscCall(CheckProduct("P^T (A P)", MatTransposeMatMult, P, AP, Ps, APs, MAT_INITIAL_MATRIX, type, &checks, &PtAPP, &PtAPPs));
+  PetscCall(CheckProduct("P^T A P", MatPtAP, A, P, As, Ps, MAT_INITIAL_MATRIX, type, &checks, &PtAP, &PtAPs));
+  PetscCall(CheckProduct("R A R^T", MatRARt, A, R, As, Rs, MAT_INITIAL_MATRIX, type, &checks, &RARt, &RARts));
 
   /* A's values change (on the host CSR and the jagged copy): the products again on the same patterns */
   PetscCall(MatShift(A, 2.0));
   PetscCall(MatShift(As, 2.0));
   PetscCall(MatScale(A, -0.5));
   PetscCall(MatScale(As, -0.5));
-  PetscCall(MatMatMult(A, P, MAT_REUSE_MATRIX, PETSC_DETERMINE, &AP));
-  PetscCall(MatMatMult(As, Ps, MAT_REUSE_MATRIX, PETSC_DETERMINE, &APs));
-  PetscCall(CheckMatClose("A P again", AP, APs, type, tol, &checks));
-  PetscCall(MatPtAP(A, P, MAT_REUSE_MATRIX, PETSC_DETERMINE, &PtAP));
-  PetscCall(MatPtAP(As, Ps, MAT_REUSE_MATRIX, PETSC_DETERMINE, &PtAPs));
-  PetscCall(CheckMatClose("P^T A P again", PtAP, PtAPs, type, tol, &checks));
+  PetscCall(CheckProduct("A P again", MatMatMult, A, P, As, Ps, MAT_REUSE_MATRIX, type, &checks, &AP, &APs));
+  PetscCall(CheckProduct("P^T A P again", MatPtAP, A, P, As, Ps, MAT_REUSE_MATRIX, type, &checks, &PtAP, &PtAPs));
   { /* the result as an operator: its product against MATSEQAIJ's */
     Vec       x, y, ys;
     PetscReal err, ref;
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     PetscCall(VecAXPY(y, -1.0, ys));
     PetscCall(VecNorm(y, NORM_INFINITY, &err));
     PetscCall(VecNorm(ys, NORM_INFINITY, &ref));
-    PetscCheck(err <= tol * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult of P^T A P: relative error %g above %g", (double)(err / ref), (double)tol);
+    PetscCheck(err <= PRODUCT_TOL * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult of P^T A P: relative error %g above %g", (double)(err / ref), (double)PRODUCT_TOL);
     checks++;
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&y));
