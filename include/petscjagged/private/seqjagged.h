@@ -45,6 +45,11 @@ typedef struct {
   PetscScalar               *stage[3]; /* device copies of host vectors x, w, y of a product (GPU only) */
   PetscInt                   nstage[3];
   PetscObjectState           generation; /* changes whenever the device arrays a product reads are reallocated */
+
+  /* sparse products on the GPU (seqjaggedproduct.cu): a MATSEQAIJCUSPARSE on the host CSR arrays of this matrix, made at the
+     first such product, whose device CSR cuSPARSE multiplies; the state and pattern of this matrix it last took */
+  Mat              twin;
+  PetscObjectState twin_state, twin_nzstate;
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);
@@ -52,6 +57,7 @@ PETSC_INTERN PetscErrorCode MatSeqJaggedSetOptions(Mat, const Mat_SeqJagged *);
 PETSC_INTERN PetscErrorCode MatJaggedSetFromOptions_Private(Mat, PetscBool, PetscOptionItems);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
+PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqJagged(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingle(Mat, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSingleReady(Mat, PetscObjectState *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingleLaunch(Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], cudaStream_t);

@@ -657,6 +657,10 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_poisson3d_gamg_single
          args: -problem poisson3d -n 24 -pc gamg -op_type aijcusparse
+      test:
+         # GAMG on a jagged operator: its set-up's products (A P, P^T A P) through cuSPARSE, on the operands' AIJCUSPARSE twins
+         suffix: gpu_poisson3d_gamg_single_pjds
+         args: -problem poisson3d -n 24 -pc gamg -op_type pjdscuda
 
    # the same on 2 processes: the V-cycle on the GPU, not captured (its halo exchanges and its coarse right-hand side cross the host)
    testset:

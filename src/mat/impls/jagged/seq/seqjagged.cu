@@ -97,6 +97,7 @@ static PetscErrorCode MatSeqJaggedReset(Mat A)
   }
   delete j->format;
   j->format = NULL;
+  PetscCall(MatDestroy(&j->twin));
   for (int k = 0; k < 3; k++) {
     PetscCall(MatSeqJaggedDeviceFree(j->stage[k]));
     j->stage[k]  = NULL;
@@ -1193,6 +1194,7 @@ static PetscErrorCode MatSeqJaggedComposeAll(Mat B, MatType type, PetscBool add)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetProductBytes_C", add ? MatJaggedGetProductBytes_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedSetUseHost_C", add ? MatJaggedSetUseHost_SeqJagged : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatJaggedGetUseHost_C", add ? MatJaggedGetUseHost_SeqJagged : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatProductSetFromOptions_anytype_C", add ? MatProductSetFromOptions_SeqJagged : NULL)); /* with an operand of another type */
   PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaij_C", type));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, name, add ? MatConvert_SeqJagged_SeqAIJ : NULL));
   PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaijcusparse_C", type));
@@ -1266,6 +1268,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   if (j->aijops.diagonalscale) B->ops->diagonalscale = MatDiagonalScale_SeqJagged;
   if (j->aijops.zeroentries) B->ops->zeroentries = MatZeroEntries_SeqJagged;
   if (j->aijops.axpy) B->ops->axpy = MatAXPY_SeqJagged;
+  B->ops->productsetfromoptions = MatProductSetFromOptions_SeqJagged; /* sparse products of jagged operands through cuSPARSE */
   /* host value changes through Mat_SeqAIJ's accessors (MatSetValues(), MatZeroRows(), MatCopy(), ...) and MatRetrieveValues() */
   a                          = (MatSeqAIJHead *)B->data;
   a->ops->restorearray       = MatSeqAIJRestoreArray_SeqJagged;

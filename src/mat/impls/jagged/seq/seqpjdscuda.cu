@@ -21,6 +21,9 @@
    host values through `MatSeqAIJGetArray()` and the other accessors of `MATSEQAIJ`. `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`,
    `MatMultTransposeAdd()` and `MatGetDiagonal()` run on the GPU; `MatScale()`, `MatShift()`,
    `MatDiagonalScale()`, `MatZeroEntries()` and `MatAXPY()` (same pattern) update both copies.
+   Sparse products of two such matrices (`MatMatMult()`, `MatTransposeMatMult()`, `MatPtAP()`, `MatRARt()`: those of
+   `PCGAMG`'s set-up) run cuSPARSE's, as for `MATSEQAIJCUSPARSE`, on copies that read the operands' host CSR; the result
+   is of the type of the first operand.
 
    Options Database Keys:
 +  -mat_type pjdscuda                     - sets the type (the MPI type on more than one process)

@@ -1,0 +1,202 @@
+/*
+   Sparse products of sequential jagged matrices on the GPU: A B, A^T B, P^T A P and R A R^T of jagged operands (the
+   products PCGAMG's set-up makes: the smoothed prolongator, the Galerkin coarse operators) run MATSEQAIJCUSPARSE's
+   cuSPARSE products instead of MATSEQAIJ's host code. Each operand lends its host CSR, the master copy of a jagged
+   matrix, to a MATSEQAIJCUSPARSE twin made at its first such product (no host copy: the twin reads the same arrays and
+   uploads them as AIJCUSPARSE uploads its own); the product is the twins' product, and the result, of the type of A,
+   takes its pattern at the symbolic phase and its values at each numeric phase. Other products and operands (host
+   reference kernels, a matrix bound to the CPU, a MATSEQAIJ or dense operand, A B C) keep MATSEQAIJ's code.
+*/
+#include <petscjagged/private/seqjagged.h>
+
+/* The product of the twins, the product data of a jagged product made through them */
+typedef struct {
+  Mat      D;  /* MATSEQAIJCUSPARSE */
+  PetscInt nz; /* its nonzeros, and the result's */
+} MatProductCtx_SeqJagged;
+
+static PetscErrorCode MatProductCtxDestroy_SeqJagged(PetscCtxRt data)
+{
+  MatProductCtx_SeqJagged *ctx = *(MatProductCtx_SeqJagged **)data;
+
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(&ctx->D));
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether A is a jagged matrix whose products may run on the GPU: its GPU kernels in use, not bound to the CPU */
+static PetscErrorCode MatSeqJaggedOnDevice(Mat A, PetscBool *ondevice)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, ondevice, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
+  if (*ondevice) *ondevice = (PetscBool)(!((Mat_SeqJagged *)A->spptr)->host && !A->boundtocpu);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The MATSEQAIJCUSPARSE twin of A on its host CSR arrays: made at the first call, made again when A's pattern or arrays
+  changed, told that its host values changed when A's state did (the device copy is then uploaded again at its next use)
+*/
+static PetscErrorCode MatSeqJaggedGetTwin(Mat A, Mat *twin)
+{
+  Mat_SeqJagged   *j = (Mat_SeqJagged *)A->spptr;
+  const PetscInt  *ai, *aj;
+  PetscScalar     *aa;
+  PetscMemType     mtype;
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &aa, &mtype)); /* A's host CSR (MATSEQAIJ's accessor; a MATSEQAIJCUSPARSE's gives device arrays) */
+  PetscCheck(mtype == PETSC_MEMTYPE_HOST, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the host CSR of the matrix");
+  if (j->twin) {
+    const MatSeqAIJHead *t = (const MatSeqAIJHead *)j->twin->data; /* the twin's host arrays, which are A's */
+
+    if (j->twin_nzstate != A->nonzerostate || t->i != ai || t->j != aj || t->a != aa) PetscCall(MatDestroy(&j->twin));
+  }
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (!j->twin) {
+    PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, const_cast<PetscInt *>(ai), const_cast<PetscInt *>(aj), aa, &j->twin));
+    PetscCheck(((const MatSeqAIJHead *)j->twin->data)->a == aa, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
+    PetscCall(MatConvert(j->twin, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &j->twin));
+    j->twin_nzstate = A->nonzerostate;
+  } else if (state != j->twin_state) {
+    PetscScalar *v;
+
+    PetscCall(MatSeqAIJGetArrayWrite(j->twin, &v)); /* the values changed on the host: the twin's device copy is stale */
+    PetscCall(MatSeqAIJRestoreArrayWrite(j->twin, &v));
+  }
+  j->twin_state = state;
+  *twin = j->twin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* C's values: the twins' product computed again, its values copied into C's host CSR, and C assembled (its jagged copy refreshed) */
+static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
+{
+  Mat_Product             *product = C->product;
+  MatProductCtx_SeqJagged *ctx;
+  Mat                      At, Bt;
+  const PetscScalar       *dv;
+  PetscScalar             *cv;
+
+  PetscFunctionBegin;
+  MatCheckProduct(C, 1);
+  ctx = (MatProductCtx_SeqJagged *)product->data;
+  PetscCall(MatSeqJaggedGetTwin(product->A, &At));
+  PetscCall(MatSeqJaggedGetTwin(product->B, &Bt));
+  PetscCall(MatProductReplaceMats(At, Bt, NULL, ctx->D));
+  PetscCall(MatProductNumeric(ctx->D));
+  PetscCall(MatSeqAIJGetArrayRead(ctx->D, &dv)); /* from the device */
+  PetscCall(MatSeqAIJGetArrayWrite(C, &cv));
+  PetscCall(PetscArraycpy(cv, dv, ctx->nz));
+  PetscCall(MatSeqAIJRestoreArrayWrite(C, &cv));
+  PetscCall(MatSeqAIJRestoreArrayRead(ctx->D, &dv));
+  PetscCall(MatAssemblyBegin(C, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(C, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* C's pattern: the twins' product's symbolic phase on the GPU; C a MATSEQAIJ of that pattern, then of the type of A */
+static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
+{
+  Mat_Product             *product = C->product;
+  Mat                      A = product->A, B = product->B, At, Bt, D;
+  MatProductCtx_SeqJagged *ctx;
+  const PetscInt          *di, *dj;
+  PetscInt                 m, n, *rowlen;
+  MatSeqAIJHead           *c;
+
+  PetscFunctionBegin;
+  MatCheckProduct(C, 1);
+  PetscCall(MatSeqJaggedGetTwin(A, &At));
+  PetscCall(MatSeqJaggedGetTwin(B, &Bt));
+  PetscCall(MatProductCreate(At, Bt, NULL, &D));
+  PetscCall(MatProductSetType(D, product->type));
+  PetscCall(MatProductSetAlgorithm(D, MATPRODUCTALGORITHMDEFAULT));
+  PetscCall(MatProductSetFill(D, product->fill));
+  PetscCall(MatProductSetFromOptions(D));
+  PetscCall(MatProductSymbolic(D));
+  PetscCall(MatGetLocalSize(D, &m, &n));
+  di = ((const MatSeqAIJHead *)D->data)->i; /* the host row offsets and columns MATSEQAIJCUSPARSE's symbolic phase copied back */
+  dj = ((const MatSeqAIJHead *)D->data)->j;
+  PetscCheck(di && dj && ((const MatSeqAIJHead *)D->data)->nz == di[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "The product's host pattern is not there: Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
+
+  PetscCall(MatSetSizes(C, m, n, m, n));
+  switch (product->type) { /* the block sizes MatProductSymbolic() gives the result after this phase, now: the jagged format built below takes blocks by them */
+  case MATPRODUCT_PtAP:
+    if (B->cmap->bs > 1) PetscCall(MatSetBlockSizes(C, B->cmap->bs, B->cmap->bs));
+    break;
+  case MATPRODUCT_RARt:
+    if (B->rmap->bs > 1) PetscCall(MatSetBlockSizes(C, B->rmap->bs, B->rmap->bs));
+    break;
+  case MATPRODUCT_AtB:
+    if (A->cmap->bs > 1 || B->cmap->bs > 1) PetscCall(MatSetBlockSizes(C, A->cmap->bs, B->cmap->bs));
+    break;
+  default:
+    PetscCall(MatSetBlockSizesFromMats(C, A, B));
+  }
+  PetscCall(MatSetType(C, MATSEQAIJ));
+  PetscCall(PetscMalloc1(m, &rowlen));
+  for (PetscInt r = 0; r < m; r++) rowlen[r] = di[r + 1] - di[r];
+  PetscCall(MatSeqAIJSetPreallocation(C, 0, rowlen));
+  PetscCall(PetscFree(rowlen));
+  c = (MatSeqAIJHead *)C->data;
+  PetscCheck(c->i[m] == di[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
+  PetscCall(PetscArraycpy(c->j, dj, di[m]));
+  PetscCall(PetscArrayzero(c->a, di[m]));
+  for (PetscInt r = 0; r < m; r++) c->ilen[r] = di[r + 1] - di[r];
+  PetscCall(MatSetOption(C, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatAssemblyBegin(C, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(C, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatConvert(C, ((PetscObject)A)->type_name, MAT_INPLACE_MATRIX, &C));
+  PetscCall(MatSeqJaggedSetOptions(C, (Mat_SeqJagged *)A->spptr));
+
+  PetscCall(PetscNew(&ctx));
+  ctx->D                 = D;
+  ctx->nz                = di[m];
+  product->data          = ctx;
+  product->destroy       = MatProductCtxDestroy_SeqJagged;
+  C->ops->productnumeric = MatProductNumeric_SeqJagged;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatProductSetFromOptions_SeqJagged - the products of two jagged operands whose kernels run on the GPU, A B, A^T B,
+  P^T A P and R A R^T, through their MATSEQAIJCUSPARSE twins; any other product with a jagged operand as MATSEQAIJ makes
+  it (nothing for an operand of another base type). The jagged types' productsetfromoptions operation, and their
+  MatProductSetFromOptions_anytype_C for products with an operand of another type.
+*/
+PetscErrorCode MatProductSetFromOptions_SeqJagged(Mat C)
+{
+  Mat_Product *product = C->product;
+  Mat          A = product->A, B = product->B;
+  PetscBool    adev, bdev, aaij, baij;
+
+  PetscFunctionBegin;
+  MatCheckProduct(C, 1);
+  PetscCall(MatSeqJaggedOnDevice(A, &adev));
+  PetscCall(MatSeqJaggedOnDevice(B, &bdev));
+  switch (product->type) {
+  case MATPRODUCT_AB:
+  case MATPRODUCT_AtB:
+  case MATPRODUCT_PtAP:
+  case MATPRODUCT_RARt:
+    if (adev && bdev) {
+      C->ops->productsymbolic = MatProductSymbolic_SeqJagged;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    break;
+  default:
+    break;
+  }
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)B, MATSEQAIJ, &baij));
+  if (aaij && baij && product->C) PetscCall(PetscObjectBaseTypeCompare((PetscObject)product->C, MATSEQAIJ, &baij));
+  if (aaij && baij) { /* MATSEQAIJ's own, which a jagged operand keeps among its operations */
+    Mat jag = A->ops->productsetfromoptions == MatProductSetFromOptions_SeqJagged ? A : B;
+
+    PetscCall(((Mat_SeqJagged *)jag->spptr)->aijops.productsetfromoptions(C));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
