@@ -465,6 +465,14 @@ int main(int argc, char **argv)
          nsize: 2
          args: -problem poisson3d -n 24 -pc gamg -rtol 1e-10 -inner_ratio 2 -mpcg_view
       test:
+         # a jagged operator (host kernels): GAMG's coarse operators and transfers of its type, the image made of them
+         suffix: poisson3d_gamg_single_pjds
+         args: -problem poisson3d -n 24 -pc gamg -rtol 1e-10 -inner_ratio 2 -mpcg_view -op_type pjdscuda -mat_jagged_host
+      test:
+         suffix: poisson3d_gamg_single_pjds_np2
+         nsize: 2
+         args: -problem poisson3d -n 24 -pc gamg -rtol 1e-10 -inner_ratio 2 -mpcg_view -op_type pjdscuda -mat_jagged_host
+      test:
          # the same with the PCMG applied in double inside the inner CG: today's path, the same outer and inner counts
          suffix: ex45_mg_jacobi_double
          args: -problem ex45 -n 33 -pc mg -mg_levels 3 -mg_levels_pc_type jacobi -rtol 1e-10 -inner_ratio 2 -mpcg_view -mpcg_pc_spcg_mg 0
@@ -658,7 +666,8 @@ int main(int argc, char **argv)
          suffix: gpu_poisson3d_gamg_single
          args: -problem poisson3d -n 24 -pc gamg -op_type aijcusparse
       test:
-         # GAMG on a jagged operator: its set-up's products (A P, P^T A P) through cuSPARSE, on the operands' AIJCUSPARSE twins
+         # GAMG on a jagged operator: its set-up's products (A P, P^T A P) through cuSPARSE, on the operands' AIJCUSPARSE twins;
+         # the V-cycle's image of its jagged levels built from the twins' device CSR
          suffix: gpu_poisson3d_gamg_single_pjds
          args: -problem poisson3d -n 24 -pc gamg -op_type pjdscuda
 
@@ -676,6 +685,10 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_poisson3d_gamg_single_np2
          args: -problem poisson3d -n 24 -pc gamg -op_type aijcusparse
+      test:
+         # a jagged operator: the distributed Galerkin products' local products on the GPU (some empty), the image of jagged levels
+         suffix: gpu_poisson3d_gamg_single_np2_pjds
+         args: -problem poisson3d -n 24 -pc gamg -op_type pjdscuda
       test:
          # the inner sums and all halo exchanges, the V-cycle's too, through NCCL (where each process has a GPU; else MPI)
          suffix: gpu_poisson3d_gamg_single_np2_nccl

@@ -7,6 +7,7 @@
    through the matrix's own halo exchange, overlapped with the diagonal block's product.
 */
 #include <petscjagged/private/matsingle.h>
+#include <petscjagged/private/jaggedtwin.h>
 
 /*
   The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
@@ -80,24 +81,27 @@ static PetscErrorCode MatSingleOffDiagonal(Mat M, Mat Ao, PetscBool device, Pets
 }
 
 /*
-  The copy of M (a MATSEQAIJ or MATMPIAIJ, or their CUSPARSE forms) in single precision, on the device or the host:
+  The copy of M (a MATSEQAIJ or MATMPIAIJ, their CUSPARSE forms, or a jagged type: its host CSR, on the device that of
+  its AIJCUSPARSE twin) in single precision, on the device or the host:
   M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
   exchange where device) fills. The diagonal block in format where it pays (MatSingleBlockCreate()); on the device a
   host matrix's blocks are copied up in CSR. Collective on M where MPI.
 */
 PetscErrorCode MatSingleCreate(Mat M, PetscBool device, PCSPCGFormat format, PetscJaggedExchange exchange, MatSingle *dm)
 {
-  Mat       Ad = M, Ao = NULL;
+  Mat       Ad = M, Ao = NULL, twin = NULL;
   PetscBool mpi, cusparse;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(dm, sizeof(*dm)));
   PetscCall(MatGetLocalSize(M, &dm->m, NULL));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &mpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &mpi, MATMPIAIJ, MATMPIAIJCUSPARSE, MATMPIJDSCUDA, MATMPIPJDSCUDA, ""));
   if (mpi) {
     PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
     PetscCall(MatSingleOffDiagonal(M, Ao, device, exchange, dm));
   }
+  if (device) PetscCall(MatSeqJaggedGetDeviceTwin(Ad, &twin)); /* a jagged block: its device CSR, that of its AIJCUSPARSE twin */
+  if (twin) Ad = twin;
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJCUSPARSE, &cusparse));
   PetscCall(MatSingleLocalBlock(Ad, dm->m, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, &dm->d));
   PetscFunctionReturn(PETSC_SUCCESS);

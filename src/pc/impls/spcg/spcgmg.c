@@ -46,11 +46,11 @@ typedef struct {
 } PCSPCGRichardsonHead;
 #endif
 
-/* Whether M is an AIJ matrix of which MatSingleCreate() makes a copy: MATSEQAIJ, MATMPIAIJ, or their CUSPARSE forms */
+/* Whether M is a matrix of which MatSingleCreate() makes a copy: MATSEQAIJ, MATMPIAIJ, their CUSPARSE forms, or a jagged type */
 static PetscErrorCode PCSPCGMGIsAIJ(Mat M, PetscBool *aij)
 {
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, aij, MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, aij, MATSEQAIJ, MATSEQAIJCUSPARSE, MATMPIAIJ, MATMPIAIJCUSPARSE, MATSEQJDSCUDA, MATSEQPJDSCUDA, MATMPIJDSCUDA, MATMPIPJDSCUDA, ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -8,6 +8,7 @@
    reference kernels, a matrix bound to the CPU, a MATSEQAIJ or dense operand, A B C) keep MATSEQAIJ's code.
 */
 #include <petscjagged/private/seqjagged.h>
+#include <petscjagged/private/jaggedtwin.h>
 
 /* The product of the twins, the product data of a jagged product made through them */
 typedef struct {
@@ -71,6 +72,23 @@ static PetscErrorCode MatSeqJaggedGetTwin(Mat A, Mat *twin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  MatSeqJaggedGetDeviceTwin - *twin: the MATSEQAIJCUSPARSE twin of A on A's host CSR (made or refreshed as for a product;
+  owned by A, destroyed with its format) where A is a sequential jagged matrix whose kernels run on the GPU, so that its
+  device CSR (uploaded at the twin's first device use, kept while A's values do not change) serves code that reads one;
+  NULL for any other matrix
+*/
+PetscErrorCode MatSeqJaggedGetDeviceTwin(Mat A, Mat *twin)
+{
+  PetscBool ondevice;
+
+  PetscFunctionBegin;
+  *twin = NULL;
+  PetscCall(MatSeqJaggedOnDevice(A, &ondevice));
+  if (ondevice) PetscCall(MatSeqJaggedGetTwin(A, twin));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* C's values: the twins' product computed again, its values copied into C's host CSR, and C assembled (its jagged copy refreshed) */
 static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
 {
@@ -120,7 +138,7 @@ static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
   PetscCall(MatGetLocalSize(D, &m, &n));
   di = ((const MatSeqAIJHead *)D->data)->i; /* the host row offsets and columns MATSEQAIJCUSPARSE's symbolic phase copied back */
   dj = ((const MatSeqAIJHead *)D->data)->j;
-  PetscCheck(di && dj && ((const MatSeqAIJHead *)D->data)->nz == di[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "The product's host pattern is not there: Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
+  PetscCheck(di && (dj || !di[m]) && ((const MatSeqAIJHead *)D->data)->nz == di[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "The product's host pattern is not there: Mat_SeqAIJ of this PETSc differs from seqaijhead.h"); /* an empty product has no columns */
 
   PetscCall(MatSetSizes(C, m, n, m, n));
   switch (product->type) { /* the block sizes MatProductSymbolic() gives the result after this phase, now: the jagged format built below takes blocks by them */
