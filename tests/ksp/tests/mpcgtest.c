@@ -520,6 +520,13 @@ int main(int argc, char **argv)
       args: -problem vector -n 12 -pc gamg -rtol 1e-10 -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and dense 3 x 3 blocks" | sed -E "s/[48]-byte/4 or 8-byte/"
    test:
+      # the same with a jagged operator on the GPU: its coarse operators, made by the GPU products, in 3 x 3 blocks too (their twins' block size)
+      suffix: gpu_view_blocks_gamg_pjds
+      requires: cuda_device
+      args: -problem vector -n 12 -pc gamg -rtol 1e-10 -mpcg_view -op_type pjdscuda -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and dense 3 x 3 blocks" | sed -E "s/[48]-byte/4 or 8-byte/"
+      output_file: output/mpcgtest_view_blocks_gamg.out
+   test:
       # the same with a jagged operator (host kernels): its own single-precision copy, diagonal and off-diagonal blocks in 3 x 3 blocks
       suffix: vector_pjds
       nsize: {{1 2}}

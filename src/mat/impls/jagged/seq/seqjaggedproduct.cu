@@ -53,12 +53,13 @@ static PetscErrorCode MatSeqJaggedGetTwin(Mat A, Mat *twin)
   if (j->twin) {
     const MatSeqAIJHead *t = (const MatSeqAIJHead *)j->twin->data; /* the twin's host arrays, which are A's */
 
-    if (j->twin_nzstate != A->nonzerostate || t->i != ai || t->j != aj || t->a != aa) PetscCall(MatDestroy(&j->twin));
+    if (j->twin_nzstate != A->nonzerostate || t->i != ai || t->j != aj || t->a != aa || j->twin->rmap->bs != A->rmap->bs || j->twin->cmap->bs != A->cmap->bs) PetscCall(MatDestroy(&j->twin));
   }
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (!j->twin) {
     PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, const_cast<PetscInt *>(ai), const_cast<PetscInt *>(aj), aa, &j->twin));
     PetscCheck(((const MatSeqAIJHead *)j->twin->data)->a == aa, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
+    PetscCall(MatSetBlockSizesFromMats(j->twin, A, A)); /* the single-precision copies made from its device CSR take blocks by them */
     PetscCall(MatConvert(j->twin, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &j->twin));
     j->twin_nzstate = A->nonzerostate;
   } else if (state != j->twin_state) {
