@@ -203,7 +203,7 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
   JAGGED_CHECK(st == Status::Success, "%s: build failed: %s", what.c_str(), StatusString(st));
   if (st != Status::Success) return;
   if (o.block_size > 1) {
-    const bool pays = !o.block_auto_bytes || BlocksPay(static_cast<long long>(a.colidx.size()), CountBlocks(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), o.block_size), o.block_size, o.block_auto_bytes);
+    const bool pays = !o.block_auto_bytes || BlocksPay(a.nrows, static_cast<long long>(a.colidx.size()), CountBlocks(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), o.block_size), o.block_size, o.block_auto_bytes);
     JAGGED_CHECK(f.bs == (pays ? o.block_size : 1), "%s: block size %d built, %d expected", what.c_str(), f.bs, pays ? o.block_size : 1);
   }
   if (f.bs > 1) CheckBlockedSlots(a, f);
@@ -335,7 +335,10 @@ void CheckBlockedLayout()
     host::Mult(u, uv.data(), x.data(), uy.data());
     JAGGED_CHECK(uy == y, "unsorted blocked example product");
   }
-  JAGGED_CHECK(!BlocksPay(8, 3, 2, sizeof(double)) && BlocksPay(12, 3, 2, sizeof(double)), "blocks of 2 pay from 3 nonzeros of 4 on");
+  JAGGED_CHECK(!BlocksPay(2, 8, 3, 2, sizeof(double)) && BlocksPay(2, 12, 3, 2, sizeof(double)), "blocks of 2 pay from 3 nonzeros of 4 on");
+  JAGGED_CHECK(BlocksPay(96, 48 * 96 * 9 / 3, 32 * 32, 3, sizeof(double)) && !BlocksPay(96, 48 * 96 * 9 / 3, 33 * 32, 3, sizeof(double)) &&
+                 BlocksPay(kFewRows + 3, 99LL * (kFewRows + 3), 11LL * (kFewRows + 3), 3, sizeof(double)),
+               "a small matrix keeps blocks up to 32 a block row on average, a large one beyond");
 }
 
 } // namespace

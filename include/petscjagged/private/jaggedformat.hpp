@@ -50,6 +50,7 @@ constexpr int kLongRowMeanFactor = 8;    /* Auto: long rows have more than 8x th
 constexpr int kLongRowMinLength  = 64;   /* ...and more than 64 entries (see LongRowThreshold()) */
 constexpr int kFewRows            = 65536; /* Auto: matrices with at most this many rows... */
 constexpr int kWarpRowMinMean     = 16;    /* ...and more entries per row on average run rows longer than this by warps */
+constexpr int kBlockRowMaxBlocks  = 32;    /* Auto blocks: no blocks for such a small matrix whose block rows hold more blocks than this on average (BlocksPay()) */
 constexpr int kBlockRowMinLength = 1024; /* long rows this long are split over thread blocks, not given a warp */
 constexpr int kMaxBlockSize      = 6;    /* blocked formats: bs from 2 to this (GAMG's coarse levels of 3D elasticity: 6) */
 constexpr long long kMaxSlots    = INT_MAX - 65536LL; /* stored entries: slot indices, and a warp's or block's stride past them, fit an int on the GPU */
@@ -153,11 +154,15 @@ Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[],
 long long CountBlocks(int nrows, int ncols, const int rowptr[], const int colidx[], int bs);
 
 /*
-   Whether a blocked format of nblocks bs x bs blocks moves fewer bytes in a product than the scalar format of the nnz
-   entries, values of scalar_bytes: nblocks (bs^2 scalar_bytes + 4) against nnz (scalar_bytes + 4), padding of both apart
-   (a 3 x 3 block pays when more than 6.3 of its 9 entries are nonzeros, in double precision)
+   Whether a blocked format of nblocks bs x bs blocks of a matrix of nrows rows is faster in a product than the scalar format
+   of its nnz entries, values of scalar_bytes. Where it moves fewer bytes: nblocks (bs^2 scalar_bytes + 4) against
+   nnz (scalar_bytes + 4), padding of both apart (a 3 x 3 block pays when more than 6.3 of its 9 entries are nonzeros, in
+   double precision); but not for a small matrix (at most kFewRows rows) whose block rows hold more than kBlockRowMaxBlocks
+   blocks on average: one thread walks a whole block row, where the scalar format runs such rows by warps
+   (LongRowThreshold()), and the product waits on the longest loops (GAMG's coarse levels of elasticity, 40 to 100 blocks
+   a block row: their blocked single-precision V-cycle ran 30 % slower than the scalar one)
 */
-bool BlocksPay(long long nnz, long long nblocks, int bs, size_t scalar_bytes);
+bool BlocksPay(int nrows, long long nnz, long long nblocks, int bs, size_t scalar_bytes);
 
 /*
    Fills vals[nslots] from the CSR values csr_vals[nnz] of the pattern the format was built from,

@@ -423,7 +423,7 @@ cudaError_t BuildBlocked(int nrows, int ncols, const int rowptr[], const int col
   JAGGED_CUDA_TRY(RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, browptr.get(), nb + 1, stream); }, stream));
   JAGGED_CUDA_TRY(cudaMemcpyAsync(&nblocks, browptr.get() + nb, sizeof(int), cudaMemcpyDeviceToHost, stream));
   JAGGED_CUDA_TRY(cudaStreamSynchronize(stream));
-  if (options.block_auto_bytes && !BlocksPay(nnz, nblocks, bs, options.block_auto_bytes)) { /* single entries move fewer bytes */
+  if (options.block_auto_bytes && !BlocksPay(nrows, nnz, nblocks, bs, options.block_auto_bytes)) { /* single entries are faster */
     *declined = true;
     return cudaSuccess;
   }

@@ -296,7 +296,7 @@ Status BuildFormat(int nrows, int ncols, const int rowptr[], const int colidx[],
   if (!CSRIsValid(nrows, ncols, rowptr, colidx)) return Status::InvalidCSR;
   if (nrows % options.block_size || ncols % options.block_size) return Status::InvalidBlockSize;
   try {
-    if (options.block_size > 1 && (!options.block_auto_bytes || BlocksPay(nrows > 0 ? rowptr[nrows] : 0, CountBlocks(nrows, ncols, rowptr, colidx, options.block_size), options.block_size, options.block_auto_bytes))) return BuildBlocked(nrows, ncols, rowptr, colidx, options, format);
+    if (options.block_size > 1 && (!options.block_auto_bytes || BlocksPay(nrows, nrows > 0 ? rowptr[nrows] : 0, CountBlocks(nrows, ncols, rowptr, colidx, options.block_size), options.block_size, options.block_auto_bytes))) return BuildBlocked(nrows, ncols, rowptr, colidx, options, format);
     if (options.block_size > 1) {
       Options scalar    = options;
       scalar.block_size = 1;
@@ -322,8 +322,11 @@ long long CountBlocks(int nrows, int ncols, const int rowptr[], const int colidx
   return nblocks;
 }
 
-bool BlocksPay(long long nnz, long long nblocks, int bs, size_t scalar_bytes)
+bool BlocksPay(int nrows, long long nnz, long long nblocks, int bs, size_t scalar_bytes)
 {
+  const long long nbrows = nrows / bs;
+
+  if (nrows <= kFewRows && nblocks > static_cast<long long>(kBlockRowMaxBlocks) * nbrows) return false; /* long block rows of a small matrix */
   return static_cast<double>(nblocks) * (static_cast<double>(bs) * bs * scalar_bytes + sizeof(int)) < static_cast<double>(nnz) * (scalar_bytes + sizeof(int));
 }
 

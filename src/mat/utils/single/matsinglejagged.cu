@@ -43,7 +43,7 @@ PetscErrorCode CheckStatus(jagged::Status st, cudaError_t cerr)
 
 /*
   The block options of the pJDS copy of B (m x ncols): B's block size, from 2 to jagged::kMaxBlockSize, where it divides the rows
-  and columns, the build keeping blocks where dense blocks of single-precision values move fewer bytes (jagged::BlocksPay())
+  and columns, the build keeping blocks where dense blocks of single-precision values pay (jagged::BlocksPay())
 */
 static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt ncols, jagged::Options *options)
 {
