@@ -72,7 +72,8 @@ PETSC_EXTERN const char *const MatJaggedKernels[];
 
    Values:
 +  `MAT_JAGGED_BLOCKS_AUTO` - blocks where they move fewer bytes in a product than single entries: where the blocks'
-                              values and one index each take fewer bytes than the nonzeros with an index each
+                              values and one index each take fewer bytes than the nonzeros with an index each, except in
+                              a matrix of at most 65536 rows with more than 32 blocks a block row on average
 .  `MAT_JAGGED_BLOCKS_ON`   - blocks whenever the block size is 2 to 6 and divides the rows and columns
 -  `MAT_JAGGED_BLOCKS_OFF`  - one column index per entry
 

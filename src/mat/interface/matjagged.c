@@ -204,7 +204,9 @@ PetscErrorCode MatJaggedGetKernel(Mat A, MatJaggedKernel *kernel, PetscInt *thre
   zeros included where a block is partly empty: `MatView()` with `PETSC_VIEWER_ASCII_INFO` gives the layout, the zeros
   added and the bytes a nonzero. A 3 x 3 block of doubles moves 8.44 bytes a nonzero (padding apart) against 12 for single entries.
   `MAT_JAGGED_BLOCKS_AUTO` takes blocks where their values and one index each take fewer bytes than the nonzeros and an
-  index each. A change builds the format again at the next product.
+  index each, except in a small matrix (at most 65536 rows) whose block rows hold more than 32 blocks on average (GAMG's
+  coarse levels): one GPU thread walks a whole block row, where single entries run such long rows by warps.
+  A change builds the format again at the next product.
 
 .seealso: `MatJaggedGetBlocks()`, `MatJaggedBlocks`, `MATPJDSCUDA`, `MATJDSCUDA`, `MatSetBlockSize()`
 @*/
