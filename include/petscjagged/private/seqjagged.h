@@ -58,6 +58,7 @@ PETSC_INTERN PetscErrorCode MatJaggedSetFromOptions_Private(Mat, PetscBool, Pets
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqJagged(Mat);
+PETSC_INTERN PetscErrorCode MatJaggedAXPYSubset_Private(Mat, const PetscInt[], PetscScalar, Mat, const PetscInt[], PetscBool, PetscBool *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingle(Mat, const PetscJaggedScalarSingle[], const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[]);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSingleReady(Mat, PetscObjectState *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedMultSingleLaunch(Mat, const PetscJaggedScalarSingle[], PetscJaggedScalarSingle[], cudaStream_t);

@@ -13,6 +13,7 @@ MATSEQAIJ; with -gpu the GPU kernels are compared with the host reference kernel
 #include <petscjagged.h>
 #include <petscdevice_cuda.h>
 #include "checkvec.h"
+#include "subsetaxpy.h"
 
 typedef struct {
   PetscReal tol, tol_single;
@@ -382,6 +383,25 @@ int main(int argc, char **argv)
     PetscCall(MatAXPY(H, 2.0, XH, SAME_NONZERO_PATTERN));
     if (G) PetscCall(MatAXPY(G, 2.0, XG, SAME_NONZERO_PATTERN));
     PetscCall(CheckAll(&ctx, "after MatAXPY", H, G, R, rnd));
+    { /* X of the same type with a pattern within theirs (PCGAMG's smoothed prolongator): merged on the host CSR */
+      Mat S, SH, SG = NULL;
+
+      PetscCall(MatEvenEntries(R, &S));
+      PetscCall(MatConvert(S, type, MAT_INITIAL_MATRIX, &SH));
+      PetscCall(MatSetFromOptions(SH));
+      PetscCall(MatJaggedSetUseHost(SH, PETSC_TRUE));
+      if (G) {
+        PetscCall(MatConvert(S, type, MAT_INITIAL_MATRIX, &SG));
+        PetscCall(MatSetFromOptions(SG));
+      }
+      PetscCall(MatAXPY(R, -1.5, S, SUBSET_NONZERO_PATTERN));
+      PetscCall(MatAXPYSubsetMerged(H, -1.5, SH, &ctx.checks));
+      if (G) PetscCall(MatAXPYSubsetMerged(G, -1.5, SG, &ctx.checks));
+      PetscCall(CheckAll(&ctx, "after MatAXPY of a subset pattern", H, G, R, rnd));
+      PetscCall(MatDestroy(&S));
+      PetscCall(MatDestroy(&SH));
+      PetscCall(MatDestroy(&SG));
+    }
     PetscCall(MatCopy(XH, H, SAME_NONZERO_PATTERN));
     if (G) PetscCall(MatCopy(XG, G, SAME_NONZERO_PATTERN));
     PetscCall(CheckAll(&ctx, "after MatCopy", H, G, X, rnd));

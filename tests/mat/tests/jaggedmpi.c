@@ -10,6 +10,7 @@ duplication and binding to the CPU; on GPUs, the NCCL and the MPI halo exchanges
 #include <petsc/private/petscimpl.h> /* use_gpu_aware_mpi, PETSc's -use_gpu_aware_mpi */
 #include "checkvec.h"
 #include "copycounters.h"
+#include "subsetaxpy.h"
 
 /*
   What nmult products move between host and device, from PETSc's own copy counters (MatMult's event,
@@ -225,6 +226,19 @@ int main(int argc, char **argv)
   PetscCall(CheckVecClose("MatMult after MatScale", y, yr, tol, &checks));
   PetscCall(MultSingle(A, x, y, gpu));
   PetscCall(CheckVecClose("MatJaggedMultSingle", y, yr, 1e-5, &checks));
+  { /* X of the same type with a pattern within theirs (PCGAMG's smoothed prolongator): merged block by block, the off-diagonal blocks by global column */
+    Mat S, SA;
+
+    PetscCall(MatEvenEntries(R, &S));
+    PetscCall(MatConvert(S, type, MAT_INITIAL_MATRIX, &SA));
+    PetscCall(MatAXPY(R, 0.75, S, SUBSET_NONZERO_PATTERN));
+    PetscCall(MatAXPYSubsetMerged(A, 0.75, SA, &checks));
+    PetscCall(MatDestroy(&SA));
+    PetscCall(MatMult(R, x, yr));
+    PetscCall(MatMult(A, x, y));
+    PetscCall(CheckVecClose("MatMult after MatAXPY of a subset pattern", y, yr, tol, &checks));
+    PetscCall(MatDestroy(&S));
+  }
 
   if (gpu && size > 1) {
     PetscCall(CheckCopies(A, x, y, &checks));

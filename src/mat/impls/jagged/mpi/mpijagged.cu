@@ -519,6 +519,39 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Y += a X. A subset pattern (X MPI AIJ-based, not Y) merged block by block on the host CSR (the off-diagonal blocks by
+  global column) where every process finds X's entries among Y's, as MatAXPY() of the blocks does for the same pattern;
+  else MATMPIAIJ's code, whose subset path sets the values one row at a time
+*/
+static PetscErrorCode MatAXPY_MPIJagged(Mat Y, PetscScalar a, Mat X, MatStructure str)
+{
+  Mat_MPIJagged *j = (Mat_MPIJagged *)Y->spptr;
+  PetscBool      aij = PETSC_FALSE, merge = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (str == SUBSET_NONZERO_PATTERN && X != Y) PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATMPIAIJ, &aij));
+  if (aij) { /* the same choice on every process: the other path is collective */
+    Mat             Yd, Yo, Xd, Xo;
+    const PetscInt *ycol, *xcol;
+    PetscBool       d, o;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(Y, &Yd, &Yo, &ycol));
+    PetscCall(MatMPIAIJGetSeqAIJ(X, &Xd, &Xo, &xcol));
+    PetscCall(MatJaggedAXPYSubset_Private(Yd, NULL, a, Xd, NULL, PETSC_FALSE, &d));
+    PetscCall(MatJaggedAXPYSubset_Private(Yo, ycol, a, Xo, xcol, PETSC_FALSE, &o));
+    merge = (PetscBool)(d && o);
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &merge, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)Y)));
+    if (merge) {
+      PetscCall(MatJaggedAXPYSubset_Private(Yd, NULL, a, Xd, NULL, PETSC_TRUE, &d));
+      PetscCall(MatJaggedAXPYSubset_Private(Yo, ycol, a, Xo, xcol, PETSC_TRUE, &o));
+      PetscCall(PetscObjectStateIncrease((PetscObject)Y));
+    }
+  }
+  if (!merge) PetscCall(j->aijops.axpy(Y, a, X, str));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MATMPIAIJ's duplicate, whose blocks are duplicates of the blocks of A, with the options of A */
 static PetscErrorCode MatDuplicate_MPIJagged(Mat A, MatDuplicateOption op, Mat *B)
 {
@@ -624,6 +657,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->ops->setfromoptions   = MatSetFromOptions_MPIJagged;
   A->ops->view             = MatView_MPIJagged;
   A->ops->getvecs          = MatCreateVecs_MPIJagged;
+  A->ops->axpy             = MatAXPY_MPIJagged;
   PetscCall(MatBindToCPU_MPIJagged(A, PETSC_FALSE));
   PetscCall(MatMPIJaggedComposeAll(A, PETSC_TRUE));
   PetscCall(PetscOptionsGetBool(((PetscObject)A)->options, NULL, "-mat_jagged_host", &host, NULL)); /* a global option, as for the blocks */

@@ -786,17 +786,70 @@ static PetscErrorCode MatSeqJaggedSameSlots(Mat X, Mat Y, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Y += a X; on the jagged values too when X (not Y itself) has the same type, pattern and format options */
+/*
+  Y += alpha X on the host CSR where every nonzero of X is one of Y's (SUBSET_NONZERO_PATTERN), both with a Mat_SeqAIJ head
+  (the jagged types, MATSEQAIJ and its subtypes), the columns of their entries read through ycol and xcol where given (the
+  global columns of an MPI matrix's off-diagonal blocks), else their own: each row's sorted columns merged in one pass.
+  MATSEQAIJ goes through MatAXPY_Basic() there, a MatGetRow() and a MatSetValues() a row (PCGAMG's smoothed prolongator,
+  PCGAMGOptProlongator_AGG()). With apply false only *subset: whether every entry of X is in Y, nothing changed; with apply,
+  after that check, the sum.
+*/
+PetscErrorCode MatJaggedAXPYSubset_Private(Mat Y, const PetscInt ycol[], PetscScalar alpha, Mat X, const PetscInt xcol[], PetscBool apply, PetscBool *subset)
+{
+  const MatSeqAIJHead *x  = (const MatSeqAIJHead *)X->data, *y = (const MatSeqAIJHead *)Y->data;
+  const PetscScalar   *xa = NULL;
+  PetscScalar         *ya = NULL;
+
+  PetscFunctionBegin;
+  *subset = PETSC_TRUE;
+  if (apply) {
+    PetscCall(MatSeqAIJGetArrayRead(X, &xa)); /* a MATSEQAIJCUSPARSE's values copied back where its device copy is newer */
+    PetscCall(MatSeqAIJGetArray(Y, &ya));
+  }
+  for (PetscInt r = 0; r < Y->rmap->n && *subset; r++) {
+    PetscInt k = y->i[r];
+
+    for (PetscInt l = x->i[r]; l < x->i[r + 1]; l++) {
+      const PetscInt c = xcol ? xcol[x->j[l]] : x->j[l];
+
+      while (k < y->i[r + 1] && (ycol ? ycol[y->j[k]] : y->j[k]) < c) k++;
+      if (k == y->i[r + 1] || (ycol ? ycol[y->j[k]] : y->j[k]) != c) {
+        *subset = PETSC_FALSE;
+        break;
+      }
+      if (apply) ya[k] += alpha * xa[l];
+    }
+  }
+  if (apply) {
+    PetscCall(MatSeqAIJRestoreArray(Y, &ya)); /* Y's jagged values out of date */
+    PetscCall(MatSeqAIJRestoreArrayRead(X, &xa));
+    PetscCheck(*subset, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Merged a sum whose pattern was not checked");
+    PetscCall(PetscLogFlops(2.0 * x->nz));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Y += a X; on the jagged values too when X (not Y itself) has the same type, pattern and format options. A subset pattern
+  (X AIJ-based, not Y) merged on the host CSR by MatJaggedAXPYSubset_Private(); where it is not one, MATSEQAIJ's code.
+*/
 static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStructure str)
 {
   Mat_SeqJagged         *jy      = (Mat_SeqJagged *)Y->spptr;
   const PetscBool        current = MatSeqJaggedCurrent(Y);
   const PetscObjectState nzstate = Y->nonzerostate;
-  PetscBool              same;
+  PetscBool              same, merged = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)X, ((PetscObject)Y)->type_name, &same));
-  PetscCall(jy->aijops.axpy(Y, alpha, X, str));
+  if (str == SUBSET_NONZERO_PATTERN && X != Y) {
+    PetscBool aij;
+
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATSEQAIJ, &aij));
+    if (aij) PetscCall(MatJaggedAXPYSubset_Private(Y, NULL, alpha, X, NULL, PETSC_FALSE, &merged));
+    if (merged) PetscCall(MatJaggedAXPYSubset_Private(Y, NULL, alpha, X, NULL, PETSC_TRUE, &merged));
+  }
+  if (!merged) PetscCall(jy->aijops.axpy(Y, alpha, X, str));
   PetscCall(MatSeqJaggedHostChanged(Y));
   if (same && X != Y && str == SAME_NONZERO_PATTERN && current && Y->nonzerostate == nzstate) {
     Mat_SeqJagged *jx = (Mat_SeqJagged *)X->spptr;
