@@ -395,8 +395,11 @@ int main(int argc, char **argv)
         PetscCall(MatSetFromOptions(SG));
       }
       PetscCall(MatAXPY(R, -1.5, S, SUBSET_NONZERO_PATTERN));
-      PetscCall(MatAXPYSubsetMerged(H, -1.5, SH, &ctx.checks));
-      if (G) PetscCall(MatAXPYSubsetMerged(G, -1.5, SG, &ctx.checks));
+      PetscCall(MatAXPYSubsetMerged(H, -1.5, SH, SUBSET_NONZERO_PATTERN, &ctx.checks));
+      if (G) PetscCall(MatAXPYSubsetMerged(G, -1.5, SG, SUBSET_NONZERO_PATTERN, &ctx.checks));
+      PetscCall(MatAXPY(R, 0.5, S, DIFFERENT_NONZERO_PATTERN)); /* a pattern said different that is within theirs: merged too */
+      PetscCall(MatAXPYSubsetMerged(H, 0.5, SH, DIFFERENT_NONZERO_PATTERN, &ctx.checks));
+      if (G) PetscCall(MatAXPYSubsetMerged(G, 0.5, SG, DIFFERENT_NONZERO_PATTERN, &ctx.checks));
       PetscCall(CheckAll(&ctx, "after MatAXPY of a subset pattern", H, G, R, rnd));
       PetscCall(MatDestroy(&S));
       PetscCall(MatDestroy(&SH));

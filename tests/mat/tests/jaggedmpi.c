@@ -232,7 +232,9 @@ int main(int argc, char **argv)
     PetscCall(MatEvenEntries(R, &S));
     PetscCall(MatConvert(S, type, MAT_INITIAL_MATRIX, &SA));
     PetscCall(MatAXPY(R, 0.75, S, SUBSET_NONZERO_PATTERN));
-    PetscCall(MatAXPYSubsetMerged(A, 0.75, SA, &checks));
+    PetscCall(MatAXPYSubsetMerged(A, 0.75, SA, SUBSET_NONZERO_PATTERN, &checks));
+    PetscCall(MatAXPY(R, -0.5, S, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatAXPYSubsetMerged(A, -0.5, SA, DIFFERENT_NONZERO_PATTERN, &checks));
     PetscCall(MatDestroy(&SA));
     PetscCall(MatMult(R, x, yr));
     PetscCall(MatMult(A, x, y));

@@ -1,4 +1,4 @@
-/* Shared by the matrix tests: MatAXPY() with SUBSET_NONZERO_PATTERN against MATAIJ's */
+/* Shared by the matrix tests: MatAXPY() of a matrix whose pattern lies in the other's, against MATAIJ's */
 #pragma once
 
 #include <petscmat.h>
@@ -41,10 +41,10 @@ static inline PetscErrorCode MatEvenEntries(Mat M, Mat *S)
 }
 
 /*
-  Y += a X with SUBSET_NONZERO_PATTERN, X's entries among Y's: a jagged Y merges X into its host CSR in one pass, which
+  Y += a X with str (SUBSET_ or DIFFERENT_NONZERO_PATTERN), X's entries among Y's: a jagged Y merges X into its host CSR in one pass, which
   logs 2 flops an entry of X (PETSC_FLOPS_PER_OP each; MATAIJ's MatAXPY_Basic() logs none); fails where Y took another path, counts the check
 */
-static inline PetscErrorCode MatAXPYSubsetMerged(Mat Y, PetscScalar a, Mat X, PetscInt *count)
+static inline PetscErrorCode MatAXPYSubsetMerged(Mat Y, PetscScalar a, Mat X, MatStructure str, PetscInt *count)
 {
   PetscLogDouble f0, f1;
   MatInfo        info;
@@ -52,9 +52,9 @@ static inline PetscErrorCode MatAXPYSubsetMerged(Mat Y, PetscScalar a, Mat X, Pe
   PetscFunctionBeginUser;
   PetscCall(MatGetInfo(X, MAT_LOCAL, &info));
   PetscCall(PetscGetFlops(&f0));
-  PetscCall(MatAXPY(Y, a, X, SUBSET_NONZERO_PATTERN));
+  PetscCall(MatAXPY(Y, a, X, str));
   PetscCall(PetscGetFlops(&f1));
-  PetscCheck(f1 - f0 == 2 * PETSC_FLOPS_PER_OP * info.nz_used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatAXPY(SUBSET_NONZERO_PATTERN) of %g entries logged %g flops: not merged on the host CSR", info.nz_used, f1 - f0);
+  PetscCheck(f1 - f0 == 2 * PETSC_FLOPS_PER_OP * info.nz_used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatAXPY(%s) of %g entries logged %g flops: not merged on the host CSR", MatStructures[str], info.nz_used, f1 - f0);
   (*count)++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

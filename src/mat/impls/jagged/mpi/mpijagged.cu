@@ -520,9 +520,10 @@ static PetscErrorCode MatMPIJaggedComposeAll(Mat A, PetscBool add)
 }
 
 /*
-  Y += a X. A subset pattern (X MPI AIJ-based, not Y) merged block by block on the host CSR (the off-diagonal blocks by
-  global column) where every process finds X's entries among Y's, as MatAXPY() of the blocks does for the same pattern;
-  else MATMPIAIJ's code, whose subset path sets the values one row at a time
+  Y += a X. Where X (MPI AIJ-based, not Y, str not SAME_NONZERO_PATTERN) has a pattern within Y's on every process, merged
+  block by block on the host CSR (the off-diagonal blocks by global column), as MatAXPY() of the blocks does for the same
+  pattern, Y's pattern kept; else MATMPIAIJ's code, which sets the values of a subset one row at a time and makes a new
+  matrix for a different pattern
 */
 static PetscErrorCode MatAXPY_MPIJagged(Mat Y, PetscScalar a, Mat X, MatStructure str)
 {
@@ -530,7 +531,7 @@ static PetscErrorCode MatAXPY_MPIJagged(Mat Y, PetscScalar a, Mat X, MatStructur
   PetscBool      aij = PETSC_FALSE, merge = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (str == SUBSET_NONZERO_PATTERN && X != Y) PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATMPIAIJ, &aij));
+  if (str != SAME_NONZERO_PATTERN && X != Y) PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATMPIAIJ, &aij));
   if (aij) { /* the same choice on every process: the other path is collective */
     Mat             Yd, Yo, Xd, Xo;
     const PetscInt *ycol, *xcol;

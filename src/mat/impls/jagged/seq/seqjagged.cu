@@ -787,7 +787,7 @@ static PetscErrorCode MatSeqJaggedSameSlots(Mat X, Mat Y, PetscBool *same)
 }
 
 /*
-  Y += alpha X on the host CSR where every nonzero of X is one of Y's (SUBSET_NONZERO_PATTERN), both with a Mat_SeqAIJ head
+  Y += alpha X on the host CSR where every nonzero of X is one of Y's (a subset pattern, said or not), both with a Mat_SeqAIJ head
   (the jagged types, MATSEQAIJ and its subtypes), the columns of their entries read through ycol and xcol where given (the
   global columns of an MPI matrix's off-diagonal blocks), else their own: each row's sorted columns merged in one pass.
   MATSEQAIJ goes through MatAXPY_Basic() there, a MatGetRow() and a MatSetValues() a row (PCGAMG's smoothed prolongator,
@@ -830,8 +830,9 @@ PetscErrorCode MatJaggedAXPYSubset_Private(Mat Y, const PetscInt ycol[], PetscSc
 }
 
 /*
-  Y += a X; on the jagged values too when X (not Y itself) has the same type, pattern and format options. A subset pattern
-  (X AIJ-based, not Y) merged on the host CSR by MatJaggedAXPYSubset_Private(); where it is not one, MATSEQAIJ's code.
+  Y += a X; on the jagged values too when X (not Y itself) has the same type, pattern and format options. Where X (AIJ-based,
+  not Y, str not SAME_NONZERO_PATTERN) has a pattern within Y's, merged on the host CSR by MatJaggedAXPYSubset_Private(),
+  Y's pattern kept (MATSEQAIJ's DIFFERENT_NONZERO_PATTERN path makes a new matrix, here a new jagged format); else MATSEQAIJ's code.
 */
 static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStructure str)
 {
@@ -842,7 +843,7 @@ static PetscErrorCode MatAXPY_SeqJagged(Mat Y, PetscScalar alpha, Mat X, MatStru
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)X, ((PetscObject)Y)->type_name, &same));
-  if (str == SUBSET_NONZERO_PATTERN && X != Y) {
+  if (str != SAME_NONZERO_PATTERN && X != Y) { /* a pattern within Y's, also where not promised (PCGAMG's graph, G + G^T: DIFFERENT_NONZERO_PATTERN) */
     PetscBool aij;
 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATSEQAIJ, &aij));

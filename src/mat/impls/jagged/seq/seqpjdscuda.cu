@@ -21,8 +21,9 @@
    host values through `MatSeqAIJGetArray()` and the other accessors of `MATSEQAIJ`. `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`,
    `MatMultTransposeAdd()` and `MatGetDiagonal()` run on the GPU; `MatScale()`, `MatShift()`,
    `MatDiagonalScale()`, `MatZeroEntries()` and `MatAXPY()` (same pattern) update both copies; `MatAXPY()` of a matrix whose
-   pattern lies in this one's (`SUBSET_NONZERO_PATTERN`, `PCGAMG`'s smoothed prolongator) merges it into the host CSR row by
-   row in one pass (`MATSEQAIJ` sets its values a row at a time), the device copy refreshed at its next use.
+   pattern lies in this one's (`SUBSET_NONZERO_PATTERN`, or a different pattern that is one: `PCGAMG`'s smoothed prolongator
+   and graph) merges it into the host CSR in one pass (`MATSEQAIJ` sets a subset's values a row at a time and makes a new
+   matrix for a different pattern), the pattern kept and the device copy refreshed at its next use.
    Sparse products of two such matrices (`MatMatMult()`, `MatTransposeMatMult()`, `MatPtAP()`, `MatRARt()`: those of
    `PCGAMG`'s set-up) run cuSPARSE's, as for `MATSEQAIJCUSPARSE`, on copies that read the operands' host CSR; the result
    is of the type of the first operand.
