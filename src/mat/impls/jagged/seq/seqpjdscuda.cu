@@ -26,7 +26,9 @@
    matrix for a different pattern), the pattern kept and the device copy refreshed at its next use.
    Sparse products of two such matrices (`MatMatMult()`, `MatTransposeMatMult()`, `MatPtAP()`, `MatRARt()`: those of
    `PCGAMG`'s set-up) run cuSPARSE's, as for `MATSEQAIJCUSPARSE`, on copies that read the operands' host CSR; the result
-   is of the type of the first operand.
+   is of the type of the first operand. Such a copy keeps the CSR in device memory (values and column indices, as
+   `MATSEQAIJCUSPARSE` stores them) from the matrix's first product on, until its pattern changes or it is destroyed; the
+   single-precision V-cycle of `PCSPCG` builds its copies of the levels from it.
 
    Options Database Keys:
 +  -mat_type pjdscuda                     - sets the type (the MPI type on more than one process)
