@@ -47,7 +47,8 @@ typedef struct {
   PetscObjectState           generation; /* changes whenever the device arrays a product reads are reallocated */
 
   /* sparse products on the GPU (seqjaggedproduct.cu): a MATSEQAIJCUSPARSE on the host CSR arrays of this matrix, made at the
-     first such product, whose device CSR cuSPARSE multiplies; the state and pattern of this matrix it last took */
+     first such product, whose device CSR cuSPARSE multiplies (kept across format rebuilds, destroyed with the matrix);
+     the state and pattern of this matrix it last took */
   Mat              twin;
   PetscObjectState twin_state, twin_nzstate;
 } Mat_SeqJagged;

@@ -97,7 +97,6 @@ static PetscErrorCode MatSeqJaggedReset(Mat A)
   }
   delete j->format;
   j->format = NULL;
-  PetscCall(MatDestroy(&j->twin));
   for (int k = 0; k < 3; k++) {
     PetscCall(MatSeqJaggedDeviceFree(j->stage[k]));
     j->stage[k]  = NULL;
@@ -1180,6 +1179,7 @@ static PetscErrorCode MatSeqJaggedToSeqAIJ(Mat B)
   PetscCall(PetscMemzero(((MatSeqAIJHead *)B->data)->ops, sizeof(MatSeqAIJHeadOps)));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatRetrieveValues_C", j->aijretrievevalues));
   PetscCall(MatSeqJaggedReset(B));
+  PetscCall(MatDestroy(&j->twin));
   PetscCall(PetscFree(B->spptr));
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
@@ -1267,6 +1267,7 @@ static PetscErrorCode MatDestroy_SeqJagged(Mat A)
   PetscFunctionBegin;
   PetscCall(MatSeqJaggedComposeAll(A, ((PetscObject)A)->type_name, PETSC_FALSE));
   PetscCall(MatSeqJaggedReset(A));
+  PetscCall(MatDestroy(&j->twin)); /* kept across format rebuilds: it depends on the host CSR only, and copies made from its device CSR read it */
   A->ops->destroy = j->aijops.destroy;
   PetscCall(PetscFree(A->spptr));
   PetscCall((*A->ops->destroy)(A));

@@ -75,7 +75,7 @@ static PetscErrorCode MatSeqJaggedGetTwin(Mat A, Mat *twin)
 
 /*
   MatSeqJaggedGetDeviceTwin - *twin: the MATSEQAIJCUSPARSE twin of A on A's host CSR (made or refreshed as for a product;
-  owned by A, destroyed with its format) where A is a sequential jagged matrix whose kernels run on the GPU, so that its
+  owned by A, made again only where A's pattern, arrays or block sizes changed, destroyed with A) where A is a sequential jagged matrix whose kernels run on the GPU, so that its
   device CSR (uploaded at the twin's first device use, kept while A's values do not change) serves code that reads one;
   NULL for any other matrix
 */
