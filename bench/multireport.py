@@ -4,7 +4,7 @@
 Scaling tables of scripts/device-bench-multi, for any set of rank counts (1, 2, 4, 8 ...), one rank a GPU.
 Strong scaling (every problem whose label does not begin with 'weak-'): for each problem and case, the
 first solve as a user sees it (format set-up + KSP set-up + solve) and the repeated solve at each rank
-count, the speed-up against PETSc's own case (label ending in '-petsc') at the same rank count, the
+count, the speed-up against PETSc's own case (label ending in '-petsc', same solver family and PC) at the same rank count, the
 speed-up from 1 rank and the parallel efficiency T(1) / (p T(p)) of the repeated solve, and the MatMult()
 time. Weak scaling (labels 'weak-...', the size growing with the ranks): the same case at each rank count,
 efficiency the repeated solve's time an iteration on 1 rank over that on p (the iterations grow with the size). Several CSV files (runs split over device calls) are read as one. The plot
@@ -48,7 +48,8 @@ FAMILY = {"mpcg": "cg", "cagmres": "gmres"}  # PETSc's solver each of ours is co
 
 
 def family(r):
-    return FAMILY.get(r["ksp_type"], r["ksp_type"])
+    """the PETSc case a case is compared with: same solver family and the same preconditioner"""
+    return FAMILY.get(r["ksp_type"], r["ksp_type"]), r["pc_type"]
 
 
 for (problem, n), byl in strong.items():
