@@ -29,6 +29,7 @@ typedef struct {
   MatJaggedBlocks blocks;    /* user's choice of dense blocks where the matrix has a block size; options.block_size is what the build chose */
   PetscBool       single;    /* keep a single-precision copy of the values */
   PetscBool       host;      /* run the host reference twins instead of the GPU kernels */
+  PetscBool       deferred;  /* the jagged copy made at its first use, not at assembly: a product's result, which PCGAMG may only read on the host */
   struct _MatOps  aijops;    /* MATSEQAIJ's operations, delegated to */
 
   PetscErrorCode (*aijretrievevalues)(Mat); /* MATSEQAIJ's MatRetrieveValues() */

@@ -883,7 +883,7 @@ static PetscErrorCode MatAssemblyEnd_SeqJagged(Mat A, MatAssemblyType mode)
   PetscFunctionBegin;
   PetscCall(j->aijops.assemblyend(A, mode));
   PetscCall(MatSeqJaggedHostChanged(A)); /* MatSetValues() changed the host values */
-  if (mode == MAT_FLUSH_ASSEMBLY || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mode == MAT_FLUSH_ASSEMBLY || A->boundtocpu || j->deferred) PetscFunctionReturn(PETSC_SUCCESS); /* deferred: MatSeqJaggedSync() at the first use */
   PetscCall(MatSeqJaggedSync_Private(A)); /* the format when the pattern changed, else the values only */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

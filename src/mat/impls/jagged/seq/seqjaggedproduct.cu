@@ -123,7 +123,7 @@ PetscErrorCode MatSeqJaggedGetDeviceTwin(Mat A, Mat *twin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* C's values: the twins' product computed again, its values copied into C's host CSR, and C assembled (its jagged copy refreshed) */
+/* C's values: the twins' product computed again, its values copied into C's host CSR, and C assembled (its jagged copy refreshed at its next use) */
 static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
 {
   Mat_Product             *product = C->product;
@@ -149,7 +149,7 @@ static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* C's pattern: the twins' product's symbolic phase on the GPU; C a MATSEQAIJ of that pattern, then of the type of A */
+/* C's pattern: the twins' product's symbolic phase on the GPU; C of the type of A with that pattern, its jagged copy deferred to its first use */
 static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
 {
   Mat_Product             *product = C->product;
@@ -188,7 +188,9 @@ static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
   default:
     PetscCall(MatSetBlockSizesFromMats(C, A, B));
   }
-  PetscCall(MatSetType(C, MATSEQAIJ));
+  PetscCall(MatSetType(C, ((PetscObject)A)->type_name));
+  PetscCall(MatSeqJaggedSetOptions(C, (Mat_SeqJagged *)A->spptr));
+  ((Mat_SeqJagged *)C->spptr)->deferred = PETSC_TRUE; /* its jagged copy at its first use on the GPU: not for a result only the host reads, not for each numeric phase's values */
   PetscCall(PetscMalloc1(m, &rowlen));
   for (PetscInt r = 0; r < m; r++) rowlen[r] = di[r + 1] - di[r];
   PetscCall(MatSeqAIJSetPreallocation(C, 0, rowlen));
@@ -201,8 +203,6 @@ static PetscErrorCode MatProductSymbolic_SeqJagged(Mat C)
   PetscCall(MatSetOption(C, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatAssemblyBegin(C, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(C, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatConvert(C, ((PetscObject)A)->type_name, MAT_INPLACE_MATRIX, &C));
-  PetscCall(MatSeqJaggedSetOptions(C, (Mat_SeqJagged *)A->spptr));
 
   PetscCall(PetscNew(&ctx));
   ctx->D                 = D;
