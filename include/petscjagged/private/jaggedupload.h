@@ -16,3 +16,12 @@
    by cudaMemcpyAsync().
 */
 PETSC_INTERN PetscErrorCode MatJaggedUpload(void *dst, const void *src, size_t bytes, cudaStream_t stream);
+
+/*
+   Pins the host array [p, p + bytes) in place where it is large (at least the size MatJaggedUpload() stages) and can be
+   pinned, so that a copy out of it, made here or by other code (MATSEQAIJCUSPARSE's upload), runs at the link's speed;
+   *pinned says whether it was (an array pinned already, or sharing a page with a pinned one, is not). MatJaggedUnpin()
+   once every copy out of it has finished.
+*/
+PETSC_INTERN PetscErrorCode MatJaggedPin(const void *p, size_t bytes, PetscBool *pinned);
+PETSC_INTERN PetscErrorCode MatJaggedUnpin(const void *p, PetscBool pinned);

@@ -99,6 +99,23 @@ cudaError_t LaneCopy(int l, int device, char *dst, const char *src, size_t bytes
 
 static PetscErrorCode MatJaggedUpload_Private(void *, const void *, size_t, cudaStream_t);
 
+PetscErrorCode MatJaggedPin(const void *p, size_t bytes, PetscBool *pinned)
+{
+  PetscFunctionBegin;
+  *pinned = PETSC_FALSE;
+  if (!p || bytes < kMinStaged) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cudaHostRegister(const_cast<void *>(p), bytes, cudaHostRegisterDefault) == cudaSuccess) *pinned = PETSC_TRUE;
+  else (void)cudaGetLastError(); /* pinned already, or not pinnable: copies out of it go as from pageable memory */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatJaggedUnpin(const void *p, PetscBool pinned)
+{
+  PetscFunctionBegin;
+  if (pinned) PetscCallCUDA(cudaHostUnregister(const_cast<void *>(p)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatJaggedUpload(void *dst, const void *src, size_t bytes, cudaStream_t stream)
 {
   PetscLogDouble t0, t1;
@@ -124,15 +141,13 @@ PetscErrorCode MatJaggedUpload(void *dst, const void *src, size_t bytes, cudaStr
 static PetscErrorCode MatJaggedUpload_Private(void *dst, const void *src, size_t bytes, cudaStream_t stream)
 {
   PetscFunctionBegin;
-  if (!pool.nlanes) { /* one core: pinned in place, the copy at the link's speed */
-    if (cudaHostRegister(const_cast<void *>(src), bytes, cudaHostRegisterDefault) != cudaSuccess) {
-      (void)cudaGetLastError(); /* already pinned by someone else, or not pinnable: the plain copy */
-      PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+  if (!pool.nlanes) { /* one core: pinned in place, the copy at the link's speed (else the plain copy) */
+    PetscBool pinned;
+
+    PetscCall(MatJaggedPin(src, bytes, &pinned));
     PetscCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream)); /* src may change once this returns */
-    PetscCallCUDA(cudaHostUnregister(const_cast<void *>(src)));
+    if (pinned) PetscCallCUDA(cudaStreamSynchronize(stream)); /* src may change once this returns */
+    PetscCall(MatJaggedUnpin(src, pinned));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   {

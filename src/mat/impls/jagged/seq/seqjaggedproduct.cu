@@ -9,6 +9,7 @@
 */
 #include <petscjagged/private/seqjagged.h>
 #include <petscjagged/private/jaggedtwin.h>
+#include <petscjagged/private/jaggedupload.h>
 #include <petscdevice_cuda.h>
 
 /* The product of the twins, the product data of a jagged product made through them */
@@ -43,26 +44,20 @@ static PetscErrorCode MatSeqJaggedOnDevice(Mat A, PetscBool *ondevice)
 */
 static PetscErrorCode MatSeqJaggedTwinUpload(Mat twin, PetscBool pattern)
 {
-  const MatSeqAIJHead *t       = (const MatSeqAIJHead *)twin->data;
-  const PetscInt       nz      = t->i[twin->rmap->n];
-  void                *host[2] = {t->a, pattern ? t->j : NULL};
+  const MatSeqAIJHead *t        = (const MatSeqAIJHead *)twin->data;
+  const PetscInt       nz       = t->i[twin->rmap->n];
+  const void          *host[2]  = {t->a, pattern ? t->j : NULL};
   const size_t         bytes[2] = {sizeof(PetscScalar) * nz, sizeof(PetscInt) * nz};
-  bool                 pinned[2] = {false, false}, any = false;
+  PetscBool            pinned[2];
   const PetscScalar   *dv;
 
   PetscFunctionBegin;
-  for (int k = 0; k < 2; k++) {
-    if (!host[k] || bytes[k] < ((size_t)8 << 20)) continue;
-    pinned[k] = cudaHostRegister(host[k], bytes[k], cudaHostRegisterDefault) == cudaSuccess;
-    if (!pinned[k]) (void)cudaGetLastError();
-    any = any || pinned[k];
-  }
+  for (int k = 0; k < 2; k++) PetscCall(MatJaggedPin(host[k], bytes[k], &pinned[k]));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(twin, &dv)); /* the upload */
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(twin, &dv));
-  if (any) PetscCallCUDA(cudaDeviceSynchronize()); /* the copies out of the pinned arrays done */
-  for (int k = 0; k < 2; k++)
-    if (pinned[k]) PetscCallCUDA(cudaHostUnregister(host[k]));
-  if (any) PetscCall(PetscInfo(twin, "Uploaded the twin's %s from host memory pinned for it (%s pinned)\n", pattern ? "pattern and values" : "values", pinned[0] && pinned[1] ? "values and columns" : pinned[0] ? "values" : "columns"));
+  if (pinned[0] || pinned[1]) PetscCallCUDA(cudaDeviceSynchronize()); /* the copies out of the pinned arrays done: they ran on a stream of MATSEQAIJCUSPARSE's choosing */
+  for (int k = 0; k < 2; k++) PetscCall(MatJaggedUnpin(host[k], pinned[k]));
+  if (pinned[0] || pinned[1]) PetscCall(PetscInfo(twin, "Uploaded the twin's %s from host memory pinned for it (%s pinned)\n", pattern ? "pattern and values" : "values", pinned[0] && pinned[1] ? "values and columns" : pinned[0] ? "values" : "columns"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
