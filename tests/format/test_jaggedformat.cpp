@@ -182,10 +182,12 @@ void CheckValueOps(const CSR &a, const Format &f, std::mt19937 &rng, const std::
 {
   using M0                      = typename Master<MatT>::type;
   const std::vector<M0>  master = MasterValues<M0>(a, rng);
-  std::vector<MatT>      csr    = Convert<MatT>(master), vals(f.nslots), expected(f.nslots), diag(a.nrows);
+  std::vector<MatT>      csr    = Convert<MatT>(master), vals(f.nslots), expected(f.nslots), diag(a.nrows), back(csr.size(), RandomScalar<MatT>(rng));
   const MatT             alpha  = RandomScalar<MatT>(rng);
 
   FillValues(f, master.data(), vals.data());
+  ScatterValues(f, vals.data(), back.data());
+  JAGGED_CHECK(back == csr, "%s: values scattered back to CSR order differ", what.c_str());
   host::GetDiagonal(f, vals.data(), diag.data());
   JAGGED_CHECK(diag == CSRDiagonal(a, csr), "%s: diagonal differs", what.c_str());
   host::Scale(f, vals.data(), alpha);

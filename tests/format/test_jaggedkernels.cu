@@ -101,17 +101,21 @@ void CheckProducts(const CSR &a, const Format &f, const gpu::DeviceFormat &d, st
   JAGGED_CHECK(err <= tol, "%s: MultTransposeAdd (w = y) error %g", what.c_str(), err);
 }
 
-/* Diagonal (exact) and scaling (against the host twin) on the GPU */
+/* Diagonal (exact), the scatter back to CSR order (exact, against the host twin) and scaling (against the host twin) on the GPU */
 template <typename MatT>
 void CheckValueOps(const CSR &a, const Format &f, const gpu::DeviceFormat &d, std::mt19937 &rng, const std::string &what)
 {
   using M0                      = typename Master<MatT>::type;
   const std::vector<M0>  master = MasterValues<M0>(a, rng);
-  std::vector<MatT>      vals(f.nslots);
+  std::vector<MatT>      vals(f.nslots), back(master.size(), RandomScalar<MatT>(rng));
   const MatT             alpha = RandomScalar<MatT>(rng);
 
   FillValues(f, master.data(), vals.data());
-  DeviceVector<MatT> dvals(vals), ddiag(std::vector<MatT>(a.nrows, RandomScalar<MatT>(rng)));
+  DeviceVector<MatT> dvals(vals), ddiag(std::vector<MatT>(a.nrows, RandomScalar<MatT>(rng))), dback(back);
+  CudaCheck(gpu::ScatterValues(d, dvals.get(), dback.get(), 0), "ScatterValues");
+  ScatterValues(f, vals.data(), back.data());
+  JAGGED_CHECK(back == Convert<MatT>(master), "%s: host scatter to CSR order differs from the CSR values", what.c_str());
+  JAGGED_CHECK(dback.download() == back, "%s: GPU scatter to CSR order differs from the host twin", what.c_str());
   CudaCheck(gpu::GetDiagonal(d, dvals.get(), ddiag.get(), 0), "GetDiagonal");
   JAGGED_CHECK(ddiag.download() == CSRDiagonal(a, Convert<MatT>(master)), "%s: diagonal differs", what.c_str());
   CudaCheck(gpu::Scale(d, dvals.get(), alpha, 0), "Scale");

@@ -172,6 +172,13 @@ bool BlocksPay(int nrows, long long nnz, long long nblocks, int bs, size_t scala
 template <typename CsrT, typename MatT>
 void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[]);
 
+/*
+   The inverse of FillValues() in one precision: csr_vals[valmap[s]] = vals[s] for every slot that holds an entry of the
+   CSR pattern (each entry lies in exactly one slot), padding skipped: the CSR values again from the jagged ones.
+*/
+template <typename MatT>
+void ScatterValues(const Format &format, const MatT vals[], MatT csr_vals[]);
+
 /* Storage statistics of the format with values of scalar_bytes bytes (from its scalar fields: a summary will do) */
 Stats GetStats(const Format &format, size_t scalar_bytes);
 

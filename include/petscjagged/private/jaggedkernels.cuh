@@ -86,6 +86,10 @@ cudaError_t MultTransposeAdd(const DeviceFormat &dformat, const MatT vals[], con
 template <typename CsrT, typename MatT>
 cudaError_t RefreshValues(const DeviceFormat &dformat, const CsrT csr_vals[], MatT vals[], cudaStream_t stream);
 
+/* csr_vals[valmap[s]] = vals[s] for the slots that hold entries, on the device: the twin of ScatterValues() */
+template <typename MatT>
+cudaError_t ScatterValues(const DeviceFormat &dformat, const MatT vals[], MatT csr_vals[], cudaStream_t stream);
+
 /* diag[nrows]: diag[r] = A(r, r), 0 where the row has no diagonal entry */
 template <typename MatT>
 cudaError_t GetDiagonal(const DeviceFormat &dformat, const MatT vals[], MatT diag[], cudaStream_t stream);

@@ -58,6 +58,8 @@ PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, 
 PETSC_INTERN PetscErrorCode MatSeqJaggedSetOptions(Mat, const Mat_SeqJagged *);
 PETSC_INTERN PetscErrorCode MatJaggedSetFromOptions_Private(Mat, PetscBool, PetscOptionItems);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
+PETSC_INTERN PetscErrorCode MatSeqJaggedDeviceCurrent(Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode MatSeqJaggedScatterToCSR(Mat, PetscScalar[], cudaStream_t);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqJagged(Mat);
 PETSC_INTERN PetscErrorCode MatJaggedAXPYSubset_Private(Mat, const PetscInt[], PetscScalar, Mat, const PetscInt[], PetscBool, PetscBool *);

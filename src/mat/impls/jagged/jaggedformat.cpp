@@ -339,6 +339,15 @@ void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[])
   }
 }
 
+template <typename MatT>
+void ScatterValues(const Format &format, const MatT vals[], MatT csr_vals[])
+{
+  for (int s = 0; s < format.nslots; ++s) {
+    const int pos = format.valmap[s];
+    if (pos >= 0) csr_vals[pos] = vals[s];
+  }
+}
+
 Stats GetStats(const Format &f, size_t scalar_bytes)
 {
   Stats        st;
@@ -365,5 +374,9 @@ template void FillValues(const Format &, const float[], float[]);
 template void FillValues(const Format &, const std::complex<double>[], std::complex<double>[]);
 template void FillValues(const Format &, const std::complex<double>[], std::complex<float>[]);
 template void FillValues(const Format &, const std::complex<float>[], std::complex<float>[]);
+template void ScatterValues(const Format &, const double[], double[]);
+template void ScatterValues(const Format &, const float[], float[]);
+template void ScatterValues(const Format &, const std::complex<double>[], std::complex<double>[]);
+template void ScatterValues(const Format &, const std::complex<float>[], std::complex<float>[]);
 
 } // namespace jagged

@@ -260,6 +260,16 @@ __global__ void __launch_bounds__(kRowThreads) RefreshKernel(int nslots, const i
   vals[s]       = pos >= 0 ? static_cast<M>(LoadRO(csr + pos)) : M(0);
 }
 
+/* csr[valmap[s]] = vals[s], padding skipped */
+template <typename M>
+__global__ void __launch_bounds__(kRowThreads) ScatterKernel(int nslots, const int *__restrict__ valmap, const M *__restrict__ vals, M *csr)
+{
+  const unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= static_cast<unsigned>(nslots)) return;
+  const int pos = valmap[s];
+  if (pos >= 0) csr[pos] = LoadRO(vals + s);
+}
+
 template <typename M>
 __global__ void __launch_bounds__(kRowThreads) ScaleKernel(int nslots, M *vals, M alpha)
 {
@@ -509,6 +519,14 @@ cudaError_t RefreshValues(const DeviceFormat &d, const CsrT csr_vals[], MatT val
 }
 
 template <typename MatT>
+cudaError_t ScatterValues(const DeviceFormat &d, const MatT vals[], MatT csr_vals[], cudaStream_t stream)
+{
+  if (d.nslots == 0) return cudaSuccess;
+  ScatterKernel<<<JaggedBlocks(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, d.valmap, Device(vals), Device(csr_vals));
+  return cudaGetLastError();
+}
+
+template <typename MatT>
 cudaError_t GetDiagonal(const DeviceFormat &d, const MatT vals[], MatT diag[], cudaStream_t stream)
 {
   using M = DeviceScalar<MatT>;
@@ -537,7 +555,8 @@ cudaError_t Scale(const DeviceFormat &d, MatT vals[], MatT alpha, cudaStream_t s
   template cudaError_t MultTransposeAdd(const DeviceFormat &, const MatT[], const VecT[], const VecT[], VecT[], cudaStream_t)
 #define JAGGED_GPU_INSTANTIATE_VALUES(MatT) \
   template cudaError_t GetDiagonal(const DeviceFormat &, const MatT[], MatT[], cudaStream_t); \
-  template cudaError_t Scale(const DeviceFormat &, MatT[], MatT, cudaStream_t)
+  template cudaError_t Scale(const DeviceFormat &, MatT[], MatT, cudaStream_t); \
+  template cudaError_t ScatterValues(const DeviceFormat &, const MatT[], MatT[], cudaStream_t)
 #define JAGGED_GPU_INSTANTIATE_REFRESH(CsrT, MatT) template cudaError_t RefreshValues(const DeviceFormat &, const CsrT[], MatT[], cudaStream_t)
 
 JAGGED_GPU_INSTANTIATE_MULT(double, double);

@@ -319,6 +319,32 @@ static PetscBool MatSeqJaggedCurrent(Mat A)
   return (PetscBool)(A->offloadmask == PETSC_OFFLOAD_BOTH && j->format && j->format_nzstate == A->nonzerostate);
 }
 
+/* MatSeqJaggedDeviceCurrent - whether A's jagged copy on the GPU holds its current values, in the format of its pattern */
+PetscErrorCode MatSeqJaggedDeviceCurrent(Mat A, PetscBool *current)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  *current = (PetscBool)(!j->host && !A->boundtocpu && j->dformat && j->vals && MatSeqJaggedCurrent(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatSeqJaggedScatterToCSR - A's values from its current jagged copy on the GPU (MatSeqJaggedDeviceCurrent()) into csr[],
+  a device array of its nonzeros in the order of its host CSR (a MATSEQAIJCUSPARSE twin's values), on stream
+*/
+PetscErrorCode MatSeqJaggedScatterToCSR(Mat A, PetscScalar csr[], cudaStream_t stream)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+  PetscBool      current;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedDeviceCurrent(A, &current));
+  PetscCheck(current, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The jagged copy of the matrix on the GPU is not current");
+  PetscCallCUDA(jagged::gpu::ScatterValues(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(csr), stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   Mat_SeqAIJ's value accessors, as MATSEQAIJCUSPARSE sets them: the host CSR is always current, so getting an
   array needs nothing; restoring one that may have been written leaves the jagged copy out of date.

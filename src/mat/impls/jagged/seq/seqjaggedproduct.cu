@@ -38,26 +38,50 @@ static PetscErrorCode MatSeqJaggedOnDevice(Mat A, PetscBool *ondevice)
 }
 
 /*
-  The twin's device copy made now from A's host CSR pinned in place for it (the pattern and values, or the values only):
-  MATSEQAIJCUSPARSE copies from pageable memory, about 5 GB/s on an H200's host. Arrays under 8 MB, or that cannot be pinned
-  (pinned already, or sharing a page with a pinned array), go as they are.
+  The twin's device copy made now (the pattern and values, or the values only). Values: where A's jagged copy on the GPU
+  is current, scattered from it into CSR order on the device (then only the pattern crosses from the host); else from
+  A's host CSR. What crosses is pinned in place for the copy (MATSEQAIJCUSPARSE copies from pageable memory, about 5 GB/s
+  on an H200's host), where MatJaggedPin() can.
 */
-static PetscErrorCode MatSeqJaggedTwinUpload(Mat twin, PetscBool pattern)
+static PetscErrorCode MatSeqJaggedTwinUpload(Mat A, Mat twin, PetscBool pattern)
 {
-  const MatSeqAIJHead *t        = (const MatSeqAIJHead *)twin->data;
-  const PetscInt       nz       = t->i[twin->rmap->n];
-  const void          *host[2]  = {t->a, pattern ? t->j : NULL};
-  const size_t         bytes[2] = {sizeof(PetscScalar) * nz, sizeof(PetscInt) * nz};
-  PetscBool            pinned[2];
-  const PetscScalar   *dv;
+  MatSeqAIJHead *t  = (MatSeqAIJHead *)twin->data;
+  PetscScalar   *aa = t->a;
+  const PetscInt nz = t->i[twin->rmap->n];
+  PetscBool      ondevice, pinned[2];
 
   PetscFunctionBegin;
-  for (int k = 0; k < 2; k++) PetscCall(MatJaggedPin(host[k], bytes[k], &pinned[k]));
-  PetscCall(MatSeqAIJCUSPARSEGetArrayRead(twin, &dv)); /* the upload */
-  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(twin, &dv));
+  PetscCall(MatSeqJaggedDeviceCurrent(A, &ondevice));
+  if (!pattern && !ondevice) { /* the twin's values are stale: marked so through its host accessor, then uploaded */
+    PetscScalar *v;
+
+    PetscCall(MatSeqAIJGetArrayWrite(twin, &v));
+    PetscCall(MatSeqAIJRestoreArrayWrite(twin, &v));
+  }
+  PetscCall(MatJaggedPin(ondevice ? NULL : aa, sizeof(PetscScalar) * nz, &pinned[0]));
+  PetscCall(MatJaggedPin(pattern ? t->j : NULL, sizeof(PetscInt) * nz, &pinned[1]));
+  if (pattern || !ondevice) {
+    const PetscScalar *dr;
+
+    if (ondevice) t->a = NULL; /* MATSEQAIJCUSPARSE uploads the pattern alone where its matrix has no host values */
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(twin, &dr)); /* the upload */
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(twin, &dr));
+    t->a = aa;
+  }
   if (pinned[0] || pinned[1]) PetscCallCUDA(cudaDeviceSynchronize()); /* the copies out of the pinned arrays done: they ran on a stream of MATSEQAIJCUSPARSE's choosing */
-  for (int k = 0; k < 2; k++) PetscCall(MatJaggedUnpin(host[k], pinned[k]));
-  if (pinned[0] || pinned[1]) PetscCall(PetscInfo(twin, "Uploaded the twin's %s from host memory pinned for it (%s pinned)\n", pattern ? "pattern and values" : "values", pinned[0] && pinned[1] ? "values and columns" : pinned[0] ? "values" : "columns"));
+  PetscCall(MatJaggedUnpin(aa, pinned[0]));
+  PetscCall(MatJaggedUnpin(t->j, pinned[1]));
+  if (ondevice) {
+    cudaStream_t stream;
+    PetscScalar *dv;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(twin, &dv));
+    PetscCall(MatSeqJaggedScatterToCSR(A, dv, stream));
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(twin, &dv));
+    twin->offloadmask = PETSC_OFFLOAD_BOTH; /* its host values are A's, which the scattered ones equal */
+  }
+  PetscCall(PetscInfo(twin, "Twin's %s: values %s; pinned for the copy: %s\n", pattern ? "pattern and values" : "values", ondevice ? "scattered from the jagged copy on the GPU" : "from the host", pinned[0] && pinned[1] ? "values and columns" : pinned[0] ? "values" : pinned[1] ? "columns" : "nothing"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -87,15 +111,9 @@ static PetscErrorCode MatSeqJaggedGetTwin(Mat A, Mat *twin)
     PetscCheck(((const MatSeqAIJHead *)j->twin->data)->a == aa, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mat_SeqAIJ of this PETSc differs from seqaijhead.h");
     PetscCall(MatSetBlockSizesFromMats(j->twin, A, A)); /* the single-precision copies made from its device CSR take blocks by them */
     PetscCall(MatConvert(j->twin, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &j->twin));
-    PetscCall(MatSeqJaggedTwinUpload(j->twin, PETSC_TRUE));
+    PetscCall(MatSeqJaggedTwinUpload(A, j->twin, PETSC_TRUE));
     j->twin_nzstate = A->nonzerostate;
-  } else if (state != j->twin_state) {
-    PetscScalar *v;
-
-    PetscCall(MatSeqAIJGetArrayWrite(j->twin, &v)); /* the values changed on the host: the twin's device copy is stale */
-    PetscCall(MatSeqAIJRestoreArrayWrite(j->twin, &v));
-    PetscCall(MatSeqJaggedTwinUpload(j->twin, PETSC_FALSE));
-  }
+  } else if (state != j->twin_state) PetscCall(MatSeqJaggedTwinUpload(A, j->twin, PETSC_FALSE)); /* A's values changed */
   j->twin_state = state;
   *twin = j->twin;
   PetscFunctionReturn(PETSC_SUCCESS);
