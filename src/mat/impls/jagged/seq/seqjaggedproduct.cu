@@ -2,9 +2,10 @@
    Sparse products of sequential jagged matrices on the GPU: A B, A^T B, P^T A P and R A R^T of jagged operands (the
    products PCGAMG's set-up makes: the smoothed prolongator, the Galerkin coarse operators) run MATSEQAIJCUSPARSE's
    cuSPARSE products instead of MATSEQAIJ's host code. Each operand lends its host CSR, the master copy of a jagged
-   matrix, to a MATSEQAIJCUSPARSE twin made at its first such product (no host copy: the twin reads the same arrays and
-   uploads them as AIJCUSPARSE uploads its own); the product is the twins' product, and the result, of the type of A,
-   takes its pattern at the symbolic phase and its values at each numeric phase. Other products and operands (host
+   matrix, to a MATSEQAIJCUSPARSE twin made at its first such product (no host copy: the twin reads the same arrays; on the
+   GPU it takes the pattern from them and the values from the operand's current jagged copy, else both from the host);
+   the product is the twins' product, and the result, of the type of A, takes its pattern at the symbolic phase and its
+   values at each numeric phase, its jagged copy made at its first use on the GPU. Other products and operands (host
    reference kernels, a matrix bound to the CPU, a MATSEQAIJ or dense operand, A B C) keep MATSEQAIJ's code.
 */
 #include <petscjagged/private/seqjagged.h>
