@@ -2,7 +2,8 @@ static char help[] = "Checks the sparse products of sequential jagged matrices (
 A random operator A (bs x bs blocks) and a prolongator P made by MatSetValues() give A P (MatMatMult()), P^T (A P)\n\
 (MatTransposeMatMult()), P^T A P (MatPtAP()) and R A R^T (MatRARt(), R = P^T), each compared entry by entry with the same\n\
 product of MATSEQAIJ copies, again after A's values change (MAT_REUSE_MATRIX). Prints the type of the results and where\n\
-the products ran (GPU flops logged by their numeric phases). With -nb 20000 A's values (10 MB) are pinned for their uploads.\n\
+the products ran (GPU flops logged by their numeric phases). With -nb 40000 A's column indices (10 MB) are pinned for the\n\
+upload of its twin's pattern (the twin's values come from A's jagged copy on the GPU).\n\
   -type <pjdscuda>  the type (root name)\n\
   -bs <3>           the block size of A\n\
   -nb <400>         block rows of A; P has one column for every 4 rows of A, and two entries a row\n\n";
@@ -203,7 +204,7 @@ int main(int argc, char **argv)
    test:
       suffix: gpu_pinned
       requires: cuda_device
-      args: -use_gpu_aware_mpi 0 -bs 3 -nb 20000
+      args: -use_gpu_aware_mpi 0 -bs 3 -nb 40000
       output_file: output/jaggedproduct_gpu.out
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "ran on the [A-Za-z]+|[0-9]+ checks passed"
 
