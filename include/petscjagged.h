@@ -195,6 +195,30 @@ typedef enum {
   PCSPCG_FORMAT_DIA,
   PCSPCG_FORMAT_PJDS
 } PCSPCGFormat;
+
+/*E
+   PCSPCGStorage - The precision in which `PCSPCG` stores the values of its single-precision copies (of the operator and of
+   every level of its single-precision V-cycle)
+
+   Values:
++  `PCSPCG_STORAGE_SINGLE` - single precision (4 bytes a value; complex: 8)
+-  `PCSPCG_STORAGE_HALF`   - IEEE half precision (2 bytes a value) of each pJDS copy scaled symmetrically by its diagonal,
+                             D^{-1/2} A D^{-1/2} with D = |diag(A)|, so that the stored entries are of order one; the product
+                             scales the vectors and computes in single precision. Real scalars only (complex builds keep
+                             single); DIA and CSR copies, and off-diagonal blocks, stay in single precision.
+
+   Level: advanced
+
+   Note:
+   `PCView()` gives each copy's storage, its bytes a nonzero, and how many entries half stores as subnormals or as zero.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetStorage()`, `PCSPCGGetStorage()`, `PCSPCGFormat`
+E*/
+typedef enum {
+  PCSPCG_STORAGE_SINGLE,
+  PCSPCG_STORAGE_HALF
+} PCSPCGStorage;
+PETSC_EXTERN const char *const PCSPCGStorages[];
 PETSC_EXTERN const char *const PCSPCGFormats[];
 
 PETSC_EXTERN PetscErrorCode PCSPCGGetInnerIterations(PC, PetscInt *, PetscInt *);
@@ -207,6 +231,8 @@ PETSC_EXTERN PetscErrorCode PCSPCGSetJacobi(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSPCGGetJacobi(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetFormat(PC, PCSPCGFormat);
 PETSC_EXTERN PetscErrorCode PCSPCGGetFormat(PC, PCSPCGFormat *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetStorage(PC, PCSPCGStorage);
+PETSC_EXTERN PetscErrorCode PCSPCGGetStorage(PC, PCSPCGStorage *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetUseCUDAGraph(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSPCGGetUseCUDAGraph(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetExchange(PC, PetscJaggedExchange);

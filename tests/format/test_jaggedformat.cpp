@@ -221,10 +221,48 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
   CheckProducts<std::complex<double>, std::complex<double>>(a, f, rng, what + " <complex>");
   CheckProducts<std::complex<float>, std::complex<float>>(a, f, rng, what + " <complex float>");
   CheckProducts<std::complex<float>, std::complex<double>>(a, f, rng, what + " <complex float, complex>");
+  CheckProducts<Half, float>(a, f, rng, what + " <half, float>");
   CheckValueOps<double>(a, f, rng, what + " <double>");
   CheckValueOps<float>(a, f, rng, what + " <float>");
   CheckValueOps<std::complex<double>>(a, f, rng, what + " <complex>");
   CheckValueOps<std::complex<float>>(a, f, rng, what + " <complex float>");
+}
+
+/*
+  Half's rounding: every finite half back from its float exactly; the midpoint between neighbours to the even one, and a
+  hair off it to the nearer; the subnormals, the underflow to zero below half the least subnormal, the overflow to infinity
+  from 65520 on, signs, NaN
+*/
+void CheckHalf()
+{
+  int nchecked = 0;
+
+  for (unsigned b = 0; b < 0x10000u; ++b) {
+    Half h;
+    h.bits = static_cast<std::uint16_t>(b);
+    const float v = static_cast<float>(h);
+    if ((b & 0x7c00u) == 0x7c00u) {
+      JAGGED_CHECK((b & 0x3ffu) ? std::isnan(v) : std::isinf(v), "half %#x: %g is not %s", b, (double)v, (b & 0x3ffu) ? "NaN" : "infinite");
+      continue;
+    }
+    JAGGED_CHECK(Half(static_cast<double>(v)).bits == b, "half %#x: %g rounds to %#x", b, (double)v, (unsigned)Half(static_cast<double>(v)).bits);
+    if ((b & 0x7fffu) < 0x7bffu) { /* a finite upper neighbour */
+      Half up;
+      up.bits              = static_cast<std::uint16_t>(b + 1);
+      const double mid     = (static_cast<double>(v) + static_cast<double>(static_cast<float>(up))) / 2;
+      const double hair    = std::fabs(static_cast<double>(static_cast<float>(up)) - v) * 1e-6;
+      const unsigned even  = (b & 1u) ? b + 1 : b;
+      const double   sign  = (b & 0x8000u) ? -1.0 : 1.0;
+      JAGGED_CHECK(Half(mid).bits == even, "midpoint %.17g of %#x, %#x: %#x, not the even %#x", mid, b, b + 1, (unsigned)Half(mid).bits, even);
+      JAGGED_CHECK(Half(mid - sign * hair).bits == b && Half(mid + sign * hair).bits == b + 1, "a hair off the midpoint of %#x, %#x rounds to the wrong side", b, b + 1);
+      nchecked++;
+    }
+  }
+  JAGGED_CHECK(Half(0x1p-25).bits == 0 && Half(0x1.0001p-25).bits == 1 && Half(-0x1.8p-24).bits == 0x8002u, "rounding at the least subnormal");
+  JAGGED_CHECK(Half(65519.99).bits == 0x7bffu && Half(65520.0).bits == 0x7c00u && Half(-1e300).bits == 0xfc00u, "rounding at the largest half");
+  JAGGED_CHECK(Half(kHalfMinNormal).bits == 0x0400u && Half(-0.0).bits == 0x8000u && Half(1.0).bits == 0x3c00u && Half(-1.0 / 3).bits == 0xb555u, "known halves");
+  JAGGED_CHECK(std::isnan(static_cast<float>(Half(std::nan("")))), "NaN stays NaN");
+  std::printf("test_jaggedformat: Half rounding checked on all %d neighbour pairs of finite halves\n", nchecked);
 }
 
 /* Option and CSR validation */
@@ -351,6 +389,7 @@ int main()
   int          nbuilt = 0, nblocked = 0;
 
   CheckValidation();
+  CheckHalf();
   CheckLongRowRule(rng);
   CheckKnownLayouts(rng);
   for (const CSR &a : TestMatrices(rng)) {

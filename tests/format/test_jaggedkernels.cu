@@ -17,6 +17,7 @@
 #include <limits>
 #include <unordered_set>
 #include <cuda_runtime.h>
+#include <cuda_fp16.h>
 
 int jagged::test::failures = 0;
 
@@ -204,6 +205,7 @@ void CheckDeviceBuild(const CSR &a, const Options &o, std::mt19937 &rng)
   CheckValueOps<double>(a, f, built, rng, what + " <double>");
   CheckHostTwins<double, double>(a, f, built, rng, what + " <double>");
   CheckHostTwins<std::complex<float>, std::complex<float>>(a, f, built, rng, what + " <complex float>");
+  CheckHostTwins<Half, float>(a, f, built, rng, what + " <half, float>");
   CudaCheck(gpu::DeviceFormatDestroy(&ref), "DeviceFormatDestroy");
   CudaCheck(gpu::DeviceFormatDestroy(&built), "DeviceFormatDestroy");
 }
@@ -227,6 +229,7 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
   CheckProducts<std::complex<double>, std::complex<double>>(a, f, d, rng, what + " <complex>");
   CheckProducts<std::complex<float>, std::complex<float>>(a, f, d, rng, what + " <complex float>");
   CheckProducts<std::complex<float>, std::complex<double>>(a, f, d, rng, what + " <complex float, complex>");
+  CheckProducts<Half, float>(a, f, d, rng, what + " <half, float>");
   CheckValueOps<double>(a, f, d, rng, what + " <double>");
   CheckValueOps<float>(a, f, d, rng, what + " <float>");
   CheckValueOps<std::complex<double>>(a, f, d, rng, what + " <complex>");
@@ -326,6 +329,51 @@ void CheckDiagonalTables(std::mt19937 &rng)
   }
 }
 
+__global__ void ToHalfKernel(int n, const double *in, __half *out, float *back)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    out[i]  = __double2half(in[i]);
+    back[i] = __half2float(out[i]);
+  }
+}
+
+/*
+  The host Half against CUDA's conversions, bit for bit: every half pattern widened to float, and doubles rounded to half
+  across the range (subnormals, underflow, overflow, exact midpoints between neighbouring halves, random values)
+*/
+void CheckHalfConversions(std::mt19937 &rng)
+{
+  std::vector<double> in;
+
+  for (unsigned b = 0; b < 0x10000u; ++b) {
+    Half h;
+    h.bits = static_cast<std::uint16_t>(b);
+    in.push_back(static_cast<float>(h));
+    if ((b & 0x7fffu) < 0x7bffu) {
+      Half up;
+      up.bits = static_cast<std::uint16_t>(b + 1);
+      in.push_back((static_cast<double>(static_cast<float>(h)) + static_cast<float>(up)) / 2);
+    }
+  }
+  std::uniform_real_distribution<double> e(-30.0, 17.0);
+  for (int k = 0; k < 200000; ++k) in.push_back((rng() & 1 ? 1.0 : -1.0) * std::exp2(e(rng)));
+  for (double v : {0x1p-25, 0x1.0001p-25, 65519.99, 65520.0, 1e300, -0.0}) in.push_back(v);
+  const int           n = static_cast<int>(in.size());
+  DeviceVector<double> din(in);
+  DeviceVector<Half>   dout{std::vector<Half>(n)};
+  DeviceVector<float>  dback{std::vector<float>(n)};
+  ToHalfKernel<<<256, 256>>>(n, din.get(), reinterpret_cast<__half *>(dout.get()), dback.get());
+  const std::vector<Half>  out  = dout.download();
+  const std::vector<float> back = dback.download();
+  int                      bad  = 0;
+  for (int i = 0; i < n; ++i) {
+    const bool same = out[i] == Half(in[i]) && (std::isnan(back[i]) ? std::isnan(static_cast<float>(out[i])) : back[i] == static_cast<float>(out[i]));
+    if (!same && bad++ < 5) std::printf("half of %.17g: GPU %#x (%g), host %#x (%g)\n", in[i], (unsigned)out[i].bits, (double)back[i], (unsigned)Half(in[i]).bits, (double)static_cast<float>(Half(in[i])));
+  }
+  JAGGED_CHECK(bad == 0, "%d of %d conversions to half differ between the GPU and the host twin", bad, n);
+  std::printf("test_jaggedkernels: %d conversions to half and back, GPU against the host twin\n", n);
+}
+
 } // namespace
 
 int main()
@@ -339,6 +387,7 @@ int main()
       nbuilt++;
     }
   }
+  CheckHalfConversions(rng);
   CheckDiagonalTables(rng);
   CheckRandomDeviceBuilds(rng);
   CheckDeviceBuildErrors();

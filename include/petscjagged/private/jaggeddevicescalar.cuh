@@ -1,13 +1,16 @@
 /*
    Device scalar helpers for the jagged kernels: the device type of each host scalar type,
    read-only and streaming loads, fused multiply-add, atomic add and warp shuffles, each for
-   double, float and cuda::std::complex of both. Complex products are written out (no C99
+   double, float and cuda::std::complex of both (loads also for __half, the device Half). Complex products are written out (no C99
    inf/nan recovery), as in PETSc's and cuSPARSE's kernels.
 */
 #pragma once
 
 #include <complex>
 #include <cuda/std/complex>
+#include <cuda_fp16.h>
+
+#include <petscjagged/private/jaggedhalf.hpp>
 
 namespace jagged {
 namespace gpu {
@@ -20,12 +23,17 @@ template <typename R>
 struct DeviceScalarOf<std::complex<R>> {
   using type = cuda::std::complex<R>;
 };
-/* Device type of a host scalar type: itself, or cuda::std::complex for std::complex */
+template <>
+struct DeviceScalarOf<Half> {
+  using type = __half;
+};
+/* Device type of a host scalar type: itself, cuda::std::complex for std::complex, __half for Half */
 template <typename T>
 using DeviceScalar = typename DeviceScalarOf<T>::type;
 
 static_assert(sizeof(cuda::std::complex<double>) == sizeof(std::complex<double>), "complex<double> layouts differ");
 static_assert(sizeof(cuda::std::complex<float>) == sizeof(std::complex<float>), "complex<float> layouts differ");
+static_assert(sizeof(__half) == sizeof(Half), "half layouts differ");
 
 /* Read-only (non-coherent cache) load, for data reused by other threads: x, index arrays */
 __device__ __forceinline__ int LoadRO(const int *p)
@@ -50,6 +58,10 @@ __device__ __forceinline__ cuda::std::complex<double> LoadRO(const cuda::std::co
   const double2 v = __ldg(reinterpret_cast<const double2 *>(p));
   return {v.x, v.y};
 }
+__device__ __forceinline__ __half LoadRO(const __half *p)
+{
+  return __ldg(p);
+}
 
 /* Streaming (evict-first) load, for matrix entries read once per product */
 __device__ __forceinline__ int LoadStream(const int *p)
@@ -73,6 +85,10 @@ __device__ __forceinline__ cuda::std::complex<double> LoadStream(const cuda::std
 {
   const double2 v = __ldcs(reinterpret_cast<const double2 *>(p));
   return {v.x, v.y};
+}
+__device__ __forceinline__ __half LoadStream(const __half *p)
+{
+  return __ldcs(p);
 }
 
 /* a * x + acc */

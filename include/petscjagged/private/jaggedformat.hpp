@@ -31,6 +31,8 @@
 #include <cstddef>
 #include <vector>
 
+#include <petscjagged/private/jaggedhalf.hpp>
+
 namespace jagged {
 
 enum class Kind { JDS, PJDS };
@@ -167,7 +169,7 @@ bool BlocksPay(int nrows, long long nnz, long long nblocks, int bs, size_t scala
 /*
    Fills vals[nslots] from the CSR values csr_vals[nnz] of the pattern the format was built from,
    padding with zeros: vals[s] = csr_vals[valmap[s]]. CsrT -> MatT: double, float -> same or float;
-   std::complex<double>, std::complex<float> -> same or std::complex<float>.
+   double, Half -> Half; std::complex<double>, std::complex<float> -> same or std::complex<float>.
 */
 template <typename CsrT, typename MatT>
 void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[]);

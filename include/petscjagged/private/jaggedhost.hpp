@@ -7,6 +7,7 @@
    vector type, in which products are accumulated. Pairs provided (MatT, VecT):
      (double, double) (float, float) (float, double)
      (std::complex<double>, same) (std::complex<float>, same) (std::complex<float>, std::complex<double>)
+     (Half, float): 16-bit values widened to float (jaggedhalf.hpp)
    Padding slots hold zero values, so non-finite x entries can reach rows through them.
 */
 #pragma once

@@ -8,6 +8,7 @@
    Pairs provided (MatT, VecT), as for the host twins in jaggedhost.hpp:
      (double, double) (float, float) (float, double)
      (std::complex<double>, same) (std::complex<float>, same) (std::complex<float>, std::complex<double>)
+     (Half, float): 16-bit values (__half on the device) widened to float where read
    Arrays are device memory (complex ones aligned to their size, as cudaMalloc gives); value arrays
    have nslots entries (see jaggedformat.hpp). A DeviceFormat is only read by the operations, so one
    may serve several streams at once. Results of long rows split over blocks, and of transposes,
@@ -81,7 +82,7 @@ cudaError_t MultTransposeAdd(const DeviceFormat &dformat, const MatT vals[], con
 
 /*
    vals[nslots] from the device CSR values csr_vals[nnz] of the same pattern, padding zero: one gather
-   through valmap. CsrT -> MatT as for FillValues(): to the same type or to single precision.
+   through valmap. CsrT -> MatT as for FillValues(): to the same type, to single precision, or double to Half.
 */
 template <typename CsrT, typename MatT>
 cudaError_t RefreshValues(const DeviceFormat &dformat, const CsrT csr_vals[], MatT vals[], cudaStream_t stream);

@@ -22,8 +22,9 @@ typedef struct _MatSingleBlockOps MatSingleBlockOps;
   A block of the matrix in single precision, in one of three formats (format), each with its table of
   operations (ops): CSR (matsinglecsr.cu); DIA when its entries lie on few diagonals (structured-grid
   operators: ndiag arrays of nrows values, one a diagonal, with no column indices at all; matsingledia.cu); or
-  pJDS (padded jagged diagonals, MATPJDSCUDA's format and kernel; matsinglejagged.cu). Made by MatSingleBlockCreate()
-  (matsingle.c), which chooses the format.
+  pJDS (padded jagged diagonals, MATPJDSCUDA's format and kernel; matsinglejagged.cu), whose values may also be stored in half
+  precision (real scalars: those of the block scaled symmetrically by its diagonal, kept in the format's own data, a NULL).
+  Made by MatSingleBlockCreate() (matsingle.c), which chooses the format.
 */
 typedef struct {
   PCSPCGFormat             format;            /* PCSPCG_FORMAT_CSR, _DIA or _PJDS: how the block is stored */
@@ -71,9 +72,9 @@ typedef struct {
   PetscInt                 nghosts; /* the number of ghosts */
 } MatSingle;
 
-PETSC_INTERN PetscErrorCode MatSingleBlockCreate(Mat, PetscBool, PCSPCGFormat, MatSingleBlock *);
+PETSC_INTERN PetscErrorCode MatSingleBlockCreate(Mat, PetscBool, PCSPCGFormat, PetscBool, MatSingleBlock *);
 PETSC_INTERN PetscErrorCode MatSingleBlockDestroy(MatSingleBlock *);
-PETSC_INTERN PetscErrorCode MatSingleCreate(Mat, PetscBool, PCSPCGFormat, PetscJaggedExchange, MatSingle *);
+PETSC_INTERN PetscErrorCode MatSingleCreate(Mat, PetscBool, PCSPCGFormat, PetscBool, PetscJaggedExchange, MatSingle *);
 PETSC_INTERN PetscErrorCode MatSingleCreateDIA(Mat, PCSPCGFormat, PetscJaggedExchange, MatSingle *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatSingleTranspose(const MatSingle *, MatSingle *);
 PETSC_INTERN PetscErrorCode MatSingleDestroy(MatSingle *);
@@ -85,4 +86,4 @@ PETSC_INTERN PetscBool      MatSingleBlockUseDIA(PCSPCGFormat, PetscInt, PetscIn
 PETSC_INTERN PetscErrorCode MatSingleCSRTranspose(const MatSingleBlock *, PetscInt, MatSingleBlock *);
 PETSC_INTERN PetscErrorCode MatSingleCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, MatSingleBlock *);
 PETSC_INTERN PetscErrorCode MatSingleDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, MatSingleBlock *);
-PETSC_INTERN PetscErrorCode MatSingleJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, MatSingleBlock *);
+PETSC_INTERN PetscErrorCode MatSingleJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PetscBool, MatSingleBlock *);

@@ -182,6 +182,7 @@ typedef struct {
   PetscBool                hasblocks; /* or an AIJ Pmat's copy in single precision, in the memory of the loop: */
   MatSingle                copy;      /* ... its blocks, with Pmat's halo exchange overlapping the diagonal block's product */
   PCSPCGFormat             format;    /* of the diagonal block as asked for (-pc_spcg_format; the off-diagonal block is CSR) */
+  PCSPCGStorage            storage;   /* of the values of the pJDS copies (-pc_spcg_storage): single or half precision */
   PetscInt                 n;
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */

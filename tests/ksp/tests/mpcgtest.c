@@ -515,6 +515,21 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|dense 3 x 3 blocks with a 4-byte column each"
       output_file: output/mpcgtest_view_blocks.out
    test:
+      # half storage (real scalars): the pJDS copies' values in half precision, scaled by the diagonal, in 3 x 3 blocks: the operator's
+      # copy (the diagonal block on 2 processes) and GAMG's levels; double accuracy still reached
+      suffix: view_half
+      requires: !complex
+      nsize: {{1 2}}
+      args: -problem vector -n 10 -pc gamg -rtol 1e-10 -mpcg_pc_spcg_format pjds -mpcg_pc_spcg_storage half -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|half-precision values of the block scaled by its diagonal \([0-9]+ stored subnormal, [0-9]+ as zero\) and dense 3 x 3 blocks with a 4-byte column each, 2\.[0-9]+ bytes a nonzero" | sed -E -e "s/[0-9]+ stored subnormal, [0-9]+ as zero/N stored subnormal, M as zero/" -e "s/2\.[0-9]+ bytes/2.x bytes/" | LC_ALL=C sort -u
+      output_file: output/mpcgtest_view_half.out
+   test:
+      # complex builds keep single storage when half is asked, and say so
+      suffix: view_half_complex
+      requires: complex
+      args: -problem poisson3d -n 12 -mpcg_pc_spcg_format pjds -mpcg_pc_spcg_storage half -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|complex scalars: single precision kept|8-byte values and 4-byte columns"
+   test:
       # GAMG on the vector problem: the V-cycle image's coarse operators in 3 x 3 blocks too
       suffix: view_blocks_gamg
       args: -problem vector -n 12 -pc gamg -rtol 1e-10 -mpcg_view

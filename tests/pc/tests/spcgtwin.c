@@ -232,6 +232,27 @@ int main(int argc, char **argv)
          nsize: 2
          args: -twin_pc_spcg_jacobi
 
+   # half storage (real scalars): the pJDS copy's values in half precision, scaled by the diagonal, its products on the GPU against
+   # the host twin, for an AIJCUSPARSE operator (-csr) and a jagged one (the copy made from its CSR, not the type's own)
+   testset:
+      requires: cuda_device !complex
+      args: -twin_view -twin_pc_spcg_storage half -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|half-precision values of the block scaled by its diagonal" | LC_ALL=C sort -u
+      output_file: output/spcgtwin_gpu_half.out
+      test:
+         suffix: gpu_half_csr
+         args: -csr -twin_pc_spcg_max_it 20
+      test:
+         suffix: gpu_half_jacobi_nograph
+         args: -csr -twin_pc_spcg_jacobi -twin_pc_spcg_cuda_graph 0
+      test:
+         suffix: gpu_half_jagged
+         args: -twin_pc_spcg_max_it 20
+      test:
+         suffix: gpu_half_np2
+         nsize: 2
+         args: -csr -twin_pc_spcg_jacobi
+
    # the DIA copy of a banded operator (and CSR when asked), its kernel against the host twin
    testset:
       requires: cuda_device

@@ -371,6 +371,8 @@ Stats GetStats(const Format &f, size_t scalar_bytes)
 template void FillValues(const Format &, const double[], double[]);
 template void FillValues(const Format &, const double[], float[]);
 template void FillValues(const Format &, const float[], float[]);
+template void FillValues(const Format &, const double[], Half[]);
+template void FillValues(const Format &, const Half[], Half[]);
 template void FillValues(const Format &, const std::complex<double>[], std::complex<double>[]);
 template void FillValues(const Format &, const std::complex<double>[], std::complex<float>[]);
 template void FillValues(const Format &, const std::complex<float>[], std::complex<float>[]);

@@ -176,6 +176,7 @@ void Scale(const Format &format, MatT vals[], MatT alpha)
 JAGGED_HOST_INSTANTIATE_MULT(double, double);
 JAGGED_HOST_INSTANTIATE_MULT(float, float);
 JAGGED_HOST_INSTANTIATE_MULT(float, double);
+JAGGED_HOST_INSTANTIATE_MULT(Half, float);
 JAGGED_HOST_INSTANTIATE_MULT(std::complex<double>, std::complex<double>);
 JAGGED_HOST_INSTANTIATE_MULT(std::complex<float>, std::complex<float>);
 JAGGED_HOST_INSTANTIATE_MULT(std::complex<float>, std::complex<double>);

@@ -562,6 +562,7 @@ cudaError_t Scale(const DeviceFormat &d, MatT vals[], MatT alpha, cudaStream_t s
 JAGGED_GPU_INSTANTIATE_MULT(double, double);
 JAGGED_GPU_INSTANTIATE_MULT(float, float);
 JAGGED_GPU_INSTANTIATE_MULT(float, double);
+JAGGED_GPU_INSTANTIATE_MULT(Half, float);
 JAGGED_GPU_INSTANTIATE_MULT(std::complex<double>, std::complex<double>);
 JAGGED_GPU_INSTANTIATE_MULT(std::complex<float>, std::complex<float>);
 JAGGED_GPU_INSTANTIATE_MULT(std::complex<float>, std::complex<double>);
@@ -571,6 +572,8 @@ JAGGED_GPU_INSTANTIATE_VALUES(std::complex<double>);
 JAGGED_GPU_INSTANTIATE_VALUES(std::complex<float>);
 JAGGED_GPU_INSTANTIATE_REFRESH(double, double);
 JAGGED_GPU_INSTANTIATE_REFRESH(double, float);
+JAGGED_GPU_INSTANTIATE_REFRESH(double, Half);
+JAGGED_GPU_INSTANTIATE_REFRESH(Half, Half);
 JAGGED_GPU_INSTANTIATE_REFRESH(float, float);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<double>);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<float>);

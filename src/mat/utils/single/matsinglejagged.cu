@@ -6,6 +6,12 @@
    pass over the entries, nothing uploaded) and the values are gathered from its device values; on the host
    (the twin) by BuildFormat() and FillValues(), the product by the host jagged kernel. A single-precision
    product then moves 4 bytes of value and 4 of column an entry, at the jagged kernel's bandwidth.
+
+   Half storage (real scalars, PCSPCGSetStorage()): the values are those of S = D^{-1/2} A D^{-1/2}, D = |diag(A)| (1 where
+   a row has no or a zero diagonal entry), rounded to IEEE half: entries of order one (|S_ij| <= 1 for a symmetric positive
+   definite A), 2 bytes a value. The product is y = D^{1/2} S (D^{1/2} x), the scalings in two passes over the vectors
+   around the jagged kernel, arithmetic in single precision. Entries that half stores with fewer bits (subnormal) or as
+   zero are counted and shown by the view; one beyond half's range is an error.
 */
 #include <petscdevice_cuda.h>
 #include <petscjagged/private/matsinglekernels.cuh>
@@ -17,6 +23,10 @@
 struct _n_MatSingleJagged {
   jagged::Format             format;            /* the whole format on the host; on the device its summary */
   jagged::gpu::DeviceFormat *dformat = nullptr; /* the device arrays */
+  jagged::Half              *half    = nullptr; /* half storage: the values of S, else NULL (the block's a holds the single ones) */
+  float                     *scale   = nullptr; /* half storage: D^{1/2}, a row */
+  float                     *xs      = nullptr; /* half storage: D^{1/2} x, the product's scratch */
+  PetscCount                 nsubnormal = 0, nzeroed = 0; /* half storage: nonzero entries of S stored subnormal, and stored as zero */
 };
 
 namespace {
@@ -39,35 +49,153 @@ PetscErrorCode CheckStatus(jagged::Status st, cudaError_t cerr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !defined(PETSC_USE_COMPLEX)
+/* The scaling of row r of a CSR block: the square root of |A(r, r)|, 1 where the row has no or a zero diagonal entry */
+__host__ __device__ inline double RowScale(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+{
+  for (PetscInt k = ai[r]; k < ai[r + 1]; k++)
+    if (aj[k] == r && aa[k] != 0.0) return sqrt(fabs(aa[k]));
+  return 1.0;
+}
+
+/* Counts of S's entries as half stores them: [0] subnormal, [1] nonzero stored as zero, [2] beyond half's range */
+__host__ __device__ inline int HalfClass(double v)
+{
+  const double a = fabs(v);
+  return a >= 65520.0 ? 2 : a != 0.0 && a <= 0x1p-25 ? 1 : a != 0.0 && a < jagged::kHalfMinNormal ? 0 : -1;
+}
+
+/* d[r] = RowScale(r), and in single precision dscale[r] */
+__global__ void RowScaleKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, double *d, float *dscale)
+{
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) {
+    d[r]      = RowScale(r, ai, aj, aa);
+    dscale[r] = (float)d[r];
+  }
+}
+
+/* The entries of S, aa[k] / (d[r] d[column]), in double into sval, classified into counts */
+__global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, unsigned long long *counts)
+{
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x)
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      const double v = aa[k] / (d[r] * d[aj[k]]);
+      const int    c = HalfClass(v);
+
+      sval[k] = v;
+      if (c >= 0) atomicAdd(counts + c, 1ULL);
+    }
+}
+
+/* xs = D^{1/2} x, unless *stopped */
+__global__ void ScaleInKernel(int n, const float *scale, const float *x, float *xs, const int *stopped)
+{
+  if (stopped && *stopped) return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) xs[i] = scale[i] * x[i];
+}
+
+/* y = D^{1/2} y, unless *stopped; with dot, dot += p'y */
+__global__ void ScaleOutKernel(int n, const float *scale, float *y, const float *p, const int *stopped, D *dot)
+{
+  D sum = 0;
+
+  if (stopped && *stopped) return;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    y[i] = scale[i] * y[i];
+    if (dot) sum += DotTerm(p[i], y[i]);
+  }
+  if (dot) BlockSumTo(sum, dot);
+}
+#endif
+
 } // namespace
+
+#if !defined(PETSC_USE_COMPLEX)
+/*
+  The half values of the pJDS copy c of the m x m block B (its CSR ai, aj, aa: device arrays where c is on the device): S's entries,
+  their counts, and D^{1/2}; the host loops are the twins of RowScaleKernel() and ScaledEntriesKernel()
+*/
+static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+{
+  MatSingleJagged    jg = c->jagged;
+  unsigned long long counts[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCheck(c->ncols == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "Half storage scales a square block symmetrically: %" PetscInt_FMT " rows, %" PetscInt_FMT " columns", m, c->ncols);
+  if (c->device) {
+    double             *sval, *d;
+    unsigned long long *dcounts;
+    cudaStream_t        stream;
+    const unsigned      nb = JaggedBlocks(m, kThreads, kMaxBlocks);
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&sval, sizeof(double) * (PetscMax(c->nnz, 1) + m) + sizeof(counts), stream));
+    d       = sval + PetscMax(c->nnz, 1);
+    dcounts = reinterpret_cast<unsigned long long *>(d + m);
+    PetscCallCUDA(cudaMemsetAsync(dcounts, 0, sizeof(counts), stream));
+    RowScaleKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, jg->scale);
+    PetscCallCUDA(cudaGetLastError());
+    ScaledEntriesKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, sval, dcounts);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, sval, jg->half, stream));
+    PetscCallCUDA(cudaMemcpyAsync(counts, dcounts, sizeof(counts), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaFreeAsync(sval, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  } else {
+    double *sval, *d;
+
+    PetscCall(PetscMalloc2(PetscMax(c->nnz, 1), &sval, PetscMax(m, 1), &d));
+    for (PetscInt r = 0; r < m; r++) {
+      d[r]         = RowScale(r, ai, aj, aa);
+      jg->scale[r] = (float)d[r];
+    }
+    for (PetscInt r = 0; r < m; r++)
+      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+        const int cl = HalfClass(sval[k] = aa[k] / (d[r] * d[aj[k]]));
+
+        if (cl >= 0) counts[cl]++;
+      }
+    jagged::FillValues(jg->format, sval, jg->half);
+    PetscCall(PetscFree2(sval, d));
+  }
+  PetscCheck(!counts[2], PETSC_COMM_SELF, PETSC_ERR_FP, "Half storage: %llu entries of the block scaled by its diagonal are beyond half precision's range (65504): use -pc_spcg_storage single", counts[2]);
+  jg->nsubnormal = (PetscCount)counts[0];
+  jg->nzeroed    = (PetscCount)counts[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
 
 /*
   The block options of the pJDS copy of B (m x ncols): B's block size, from 2 to jagged::kMaxBlockSize, where it divides the rows
   and columns, the build keeping blocks where dense blocks of single-precision values pay (jagged::BlocksPay())
 */
-static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt ncols, jagged::Options *options)
+static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt ncols, PetscBool half, jagged::Options *options)
 {
   PetscInt rbs, cbs;
 
   PetscFunctionBegin;
-  options->block_auto_bytes = (int)sizeof(PetscJaggedScalarSingle);
+  options->block_auto_bytes = half ? (int)sizeof(jagged::Half) : (int)sizeof(PetscJaggedScalarSingle);
   PetscCall(MatGetBlockSizes(B, &rbs, &cbs));
   if (rbs == cbs && rbs >= 2 && rbs <= jagged::kMaxBlockSize && !(m % rbs) && !(ncols % rbs)) options->block_size = (int)rbs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision, of blocks where they move fewer bytes:
-  on the device from B's device CSR (B a MATSEQAIJCUSPARSE), or on the host
+  The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision (half: its values in half precision, scaled
+  symmetrically by the diagonal; real scalars), of blocks where they move fewer bytes: on the device from B's device CSR (B a
+  MATSEQAIJCUSPARSE), or on the host
 */
-PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, MatSingleBlock *c)
+PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PetscBool half, MatSingleBlock *c)
 {
   MatSingleJagged jg;
   jagged::Status  st;
   jagged::Options options;
 
   PetscFunctionBegin;
-  PetscCall(MatSingleJaggedBlockOptions(B, m, c->ncols, &options));
+#if defined(PETSC_USE_COMPLEX)
+  half = PETSC_FALSE; /* complex scalars keep single storage */
+#endif
+  PetscCall(MatSingleJaggedBlockOptions(B, m, c->ncols, half, &options));
   jg = new (std::nothrow) _n_MatSingleJagged;
   PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
   c->format = PCSPCG_FORMAT_PJDS;
@@ -86,16 +214,34 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     PetscCheck(jg->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
     st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, di, dj, options, &jg->format, jg->dformat, stream, &cerr);
     PetscCall(CheckStatus(st, cerr));
-    PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(jg->format.nslots, 1)));
-    PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, reinterpret_cast<const MatJaggedHostScalar *>(da), reinterpret_cast<MatJaggedHostSingle *>(c->a), stream));
+    if (half) {
+#if !defined(PETSC_USE_COMPLEX)
+      PetscCallCUDA(cudaMalloc((void **)&jg->half, sizeof(jagged::Half) * PetscMax(jg->format.nslots, 1)));
+      PetscCallCUDA(cudaMalloc((void **)&jg->scale, sizeof(float) * 2 * PetscMax(m, 1)));
+      jg->xs = jg->scale + PetscMax(m, 1);
+      PetscCall(MatSingleJaggedFillHalf(c, m, di, dj, da));
+#endif
+    } else {
+      PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(jg->format.nslots, 1)));
+      PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, reinterpret_cast<const MatJaggedHostScalar *>(da), reinterpret_cast<MatJaggedHostSingle *>(c->a), stream));
+    }
   } else {
     const PetscScalar *aa;
 
     st = jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format);
     PetscCall(CheckStatus(st, cudaSuccess));
-    PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &c->a));
     PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-    jagged::FillValues(jg->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
+    if (half) {
+#if !defined(PETSC_USE_COMPLEX)
+      PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &jg->half));
+      PetscCall(PetscMalloc1(2 * PetscMax(m, 1), &jg->scale));
+      jg->xs = jg->scale + PetscMax(m, 1);
+      PetscCall(MatSingleJaggedFillHalf(c, m, ai, aj, aa));
+#endif
+    } else {
+      PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &c->a));
+      jagged::FillValues(jg->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
+    }
     PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,7 +257,13 @@ static PetscErrorCode MatSingleJaggedDestroy(MatSingleBlock *c)
     PetscCallCUDA(jagged::gpu::DeviceFormatDestroy(jg->dformat));
     delete jg->dformat;
     PetscCallCUDA(cudaFree(c->a));
-  } else PetscCall(PetscFree(c->a));
+    PetscCallCUDA(cudaFree(jg->half));
+    PetscCallCUDA(cudaFree(jg->scale)); /* and xs */
+  } else {
+    PetscCall(PetscFree(c->a));
+    PetscCall(PetscFree(jg->half));
+    PetscCall(PetscFree(jg->scale));
+  }
   delete jg;
   c->jagged = NULL;
   c->a      = NULL;
@@ -121,22 +273,35 @@ static PetscErrorCode MatSingleJaggedDestroy(MatSingleBlock *c)
 /* The storage: the entries the copy stores, padding included, the layout, and the bytes a nonzero of a product (values and column indices) */
 static PetscErrorCode MatSingleJaggedDescribe(const MatSingleBlock *c, const char *unit, char line[], size_t len)
 {
-  const jagged::Format &f = c->jagged->format;
-  char                  layout[64];
+  const jagged::Format &f  = c->jagged->format;
+  MatSingleJagged       jg = c->jagged;
+  char                  layout[64], values[160];
 
   PetscFunctionBegin;
   if (f.bs > 1) PetscCall(PetscSNPrintf(layout, sizeof(layout), "dense %d x %d blocks with a 4-byte column each", f.bs, f.bs));
   else PetscCall(PetscSNPrintf(layout, sizeof(layout), "4-byte columns"));
-  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s values and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, unit, layout, jagged::GetStats(f, sizeof(PetscJaggedScalarSingle)).product_bytes));
+  if (jg->half) PetscCall(PetscSNPrintf(values, sizeof(values), "half-precision values of the block scaled by its diagonal (%" PetscCount_FMT " stored subnormal, %" PetscCount_FMT " as zero)", jg->nsubnormal, jg->nzeroed));
+  else PetscCall(PetscSNPrintf(values, sizeof(values), "%s values", unit));
+  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, values, layout, jagged::GetStats(f, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle)).product_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y = A x for a pJDS block on the host (a diagonal block: never add): the twin of MatSingleJaggedMultDevice() */
 static PetscErrorCode MatSingleJaggedMultHost(const MatSingleBlock *c, const PetscJaggedScalarSingle x[], PetscBool add, PetscJaggedScalarSingle y[])
 {
+  MatSingleJagged jg = c->jagged;
+
   PetscFunctionBegin;
   PetscAssert(!add, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x");
-  jagged::host::Mult(c->jagged->format, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y));
+#if !defined(PETSC_USE_COMPLEX)
+  if (jg->half) { /* y = D^{1/2} S (D^{1/2} x): the twin of ScaleInKernel(), the jagged kernel and ScaleOutKernel() */
+    for (PetscInt i = 0; i < c->nrows; i++) jg->xs[i] = jg->scale[i] * x[i];
+    jagged::host::Mult(jg->format, jg->half, jg->xs, y);
+    for (PetscInt i = 0; i < c->nrows; i++) y[i] = jg->scale[i] * y[i];
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  jagged::host::Mult(jg->format, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -148,6 +313,19 @@ static PetscErrorCode MatSingleJaggedMultDevice(const MatSingleBlock *c, const P
 {
   PetscFunctionBegin;
   PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x, p = x");
+#if !defined(PETSC_USE_COMPLEX)
+  if (c->jagged->half) { /* y = D^{1/2} S (D^{1/2} x) */
+    MatSingleJagged jg = c->jagged;
+    const unsigned  nb = JaggedBlocks(c->nrows, kThreads, kMaxBlocks);
+
+    ScaleInKernel<<<nb, kThreads, 0, stream>>>((int)c->nrows, jg->scale, x, jg->xs, stopped);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(jagged::gpu::Mult(*jg->dformat, jg->half, jg->xs, y, stream));
+    ScaleOutKernel<<<nb, kThreads, 0, stream>>>((int)c->nrows, jg->scale, y, x, stopped, reinterpret_cast<D *>(dot));
+    PetscCallCUDA(cudaGetLastError());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
   PetscCallCUDA(jagged::gpu::Mult(*c->jagged->dformat, reinterpret_cast<const MatJaggedHostSingle *>(c->a), reinterpret_cast<const MatJaggedHostSingle *>(x), reinterpret_cast<MatJaggedHostSingle *>(y), stream));
   if (dot) {
     DotAddKernel<<<JaggedBlocks(c->nrows, kThreads, kMaxBlocks), kThreads, 0, stream>>>((int)c->nrows, reinterpret_cast<const S *>(x), reinterpret_cast<const S *>(y), stopped, reinterpret_cast<D *>(dot));
@@ -159,9 +337,10 @@ static PetscErrorCode MatSingleJaggedMultDevice(const MatSingleBlock *c, const P
 /* the values and the index arrays (columns, a slot's or a block's, and the row structure of both parts), padding included */
 static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
 {
-  const jagged::Stats st = jagged::GetStats(c->jagged->format, sizeof(PetscJaggedScalarSingle));
+  const MatSingleJagged jg = c->jagged;
+  const jagged::Stats   st = jagged::GetStats(jg->format, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle));
 
-  return st.value_bytes + st.index_bytes;
+  return st.value_bytes + st.index_bytes + (jg->half ? sizeof(float) * c->nrows : 0); /* half: D^{1/2} too */
 }
 
 /* A host block's values again from B (same pattern): gathered into the slots */
@@ -172,7 +351,19 @@ static PetscErrorCode MatSingleJaggedRefreshHost(MatSingleBlock *c, Mat B)
   PetscFunctionBegin;
   PetscAssert(!c->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host block only");
   PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-  jagged::FillValues(c->jagged->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
+#if !defined(PETSC_USE_COMPLEX)
+  if (c->jagged->half) {
+    const PetscInt *ai, *aj;
+    PetscInt        m;
+    PetscBool       done;
+
+    PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
+    PetscCall(MatSingleJaggedFillHalf(c, m, ai, aj, aa));
+    PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  } else
+#endif
+    jagged::FillValues(c->jagged->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
   PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -11,7 +11,8 @@
 #include <petscjagged/private/jaggednccl.h>
 #include <petscjagged/private/jaggedcite.h>
 
-const char *const PCSPCGFormats[] = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
+const char *const PCSPCGFormats[]  = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
+const char *const PCSPCGStorages[] = {"single", "half", "PCSPCGStorage", "PCSPCG_STORAGE_", NULL};
 
 PetscLogEvent PC_SPCG_Inner;
 
@@ -121,7 +122,7 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PC_SPCG       *s = (PC_SPCG *)pc->data;
   Mat            P = pc->pmat;
   VecType        vtype;
-  PetscBool      hasSingle, gpu, seqaij, mpiaij, jagged;
+  PetscBool      hasSingle, gpu, seqaij, mpiaij, jagged, half;
   char          *cuda;
   Vec            dinv = NULL;
   PCSPCGMG       keep;
@@ -141,10 +142,11 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &jagged, MATSEQPJDSCUDA, MATSEQJDSCUDA, MATMPIPJDSCUDA, MATMPIJDSCUDA, ""));
   if (jagged && gpu && (s->format == PCSPCG_FORMAT_AUTO || s->format == PCSPCG_FORMAT_DIA)) /* on a stencil DIA moves fewer bytes than the type's own copy */
     PetscCall(MatSingleCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
+  half = (PetscBool)(s->storage == PCSPCG_STORAGE_HALF && !PetscDefined(USE_COMPLEX));
   if (s->hasblocks) { /* the jagged operator's DIA copy */
-  } else if (hasSingle) s->A = P;
-  else if (seqaij || mpiaij) {
-    PetscCall(MatSingleCreate(P, gpu, s->format, s->exchange, &s->copy));
+  } else if (hasSingle && !(jagged && half)) s->A = P;
+  else if (seqaij || mpiaij || jagged) { /* a jagged operator in half: the copy of its (twin's) CSR */
+    PetscCall(MatSingleCreate(P, gpu, s->format, half, s->exchange, &s->copy));
     s->hasblocks = PETSC_TRUE;
   } else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
@@ -268,7 +270,8 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscInt     n;
   PetscReal    r;
   PetscBool    b, flg;
-  PCSPCGFormat format;
+  PCSPCGFormat  format;
+  PCSPCGStorage storage;
   PetscJaggedExchange exchange;
 
   PetscFunctionBegin;
@@ -281,6 +284,8 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   if (flg) PetscCall(PCSPCGSetJacobi(pc, b));
   PetscCall(PetscOptionsEnum("-pc_spcg_format", "Format of the single-precision copy of an AIJ operator (of its diagonal block)", "PCSPCGSetFormat", PCSPCGFormats, (PetscEnum)s->format, (PetscEnum *)&format, &flg));
   if (flg) PetscCall(PCSPCGSetFormat(pc, format));
+  PetscCall(PetscOptionsEnum("-pc_spcg_storage", "Precision of the values of the pJDS single-precision copies (of the operator and the V-cycle's levels): single or half (scaled by the diagonal; real scalars)", "PCSPCGSetStorage", PCSPCGStorages, (PetscEnum)s->storage, (PetscEnum *)&storage, &flg));
+  if (flg) PetscCall(PCSPCGSetStorage(pc, storage));
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
   if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
   exchange = s->exchange;
@@ -373,6 +378,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", block));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
   if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
+  if (s->storage == PCSPCG_STORAGE_HALF) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage asked: half precision for the pJDS copies%s\n", PetscDefined(USE_COMPLEX) ? " (complex scalars: single precision kept)" : " (DIA and CSR copies, off-diagonal blocks: single precision)"));
   if (s->inner) {
     PCType type;
 
@@ -475,6 +481,24 @@ static PetscErrorCode PCSPCGGetFormat_SPCG(PC pc, PCSPCGFormat *format)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGSetStorage_SPCG(PC pc, PCSPCGStorage storage)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(storage >= PCSPCG_STORAGE_SINGLE && storage <= PCSPCG_STORAGE_HALF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSPCGStorage %d", (int)storage);
+  if (storage != s->storage) pc->setupcalled = PETSC_FALSE; /* the copies are made at set-up */
+  s->storage = storage;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetStorage_SPCG(PC pc, PCSPCGStorage *storage)
+{
+  PetscFunctionBegin;
+  *storage = ((PC_SPCG *)pc->data)->storage;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSPCGSetUseCUDAGraph_SPCG(PC pc, PetscBool flg)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
@@ -562,6 +586,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetJacobi_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFormat_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetStorage_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetStorage_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", NULL));
@@ -585,6 +611,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_rtol <0>                   - stop the inner iterations earlier at this relative residual (0: never), see `PCSPCGSetTolerance()`
 .  -pc_spcg_jacobi                     - Jacobi preconditioning inside the inner CG, see `PCSPCGSetJacobi()`
 .  -pc_spcg_format <auto,csr,dia,pjds> - format of the single-precision copy of an AIJ operator (of its diagonal block), see `PCSPCGSetFormat()`
+.  -pc_spcg_storage <single,half>       - precision of the values of the pJDS copies (operator, V-cycle levels), see `PCSPCGSetStorage()`
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
 .  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 .  -pc_spcg_mg <true>                  - an inner `PCMG` (`PCGAMG`) runs as a V-cycle in single precision where supported, see `PCSPCGSetMG()`
@@ -607,7 +634,10 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    `MATPJDSCUDA`). The off-diagonal block is always CSR. `-pc_spcg_format` (`PCSPCGSetFormat()`) forces
    CSR (the values rounded, with the matrix's own indices), DIA or pJDS. The product by a CSR or DIA copy
    also sums p'Ap inside the inner loop. Any other assembled matrix gets a private `MATPJDSCUDA` copy. The
-   right-hand side is scaled to unit norm before it is rounded to single precision. An inner step
+   right-hand side is scaled to unit norm before it is rounded to single precision. With `-pc_spcg_storage half`
+   (`PCSPCGSetStorage()`, real scalars) the pJDS copies store the values of D^{-1/2} A D^{-1/2}, D = |diag(A)|, in IEEE half
+   precision (2 bytes a value, arithmetic in single precision), a jagged operator's copy included (made then from its
+   CSR, not the type's own single-precision copy). An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 
    Longer inner solves mean fewer outer iterations, whose double-precision work (product, projection
@@ -639,7 +669,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 -  * - Y. Notay, Flexible conjugate gradients, SIAM J. Sci. Comput. 22(4), 1444-1460, 2000
 
 .seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`, `PCSPCGSetInnerPC()`,
-          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGSetExchange()`, `PCSPCGSetMG()`, `PCSPCGFormat`
+          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetStorage()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGSetExchange()`, `PCSPCGSetMG()`, `PCSPCGFormat`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 {
@@ -669,6 +699,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetJacobi_C", PCSPCGGetJacobi_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFormat_C", PCSPCGSetFormat_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", PCSPCGGetFormat_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetStorage_C", PCSPCGSetStorage_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetStorage_C", PCSPCGGetStorage_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", PCSPCGSetUseCUDAGraph_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", PCSPCGGetUseCUDAGraph_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", PCSPCGSetExchange_SPCG));
@@ -959,6 +991,68 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(format, 2);
   PetscUseMethod(pc, "PCSPCGGetFormat_C", (PC, PCSPCGFormat *), (pc, format));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetStorage - Sets the precision in which `PCSPCG` stores the values of its pJDS copies: of the operator and of each level
+  of its single-precision V-cycle
+
+  Logically Collective
+
+  Input Parameters:
++ pc      - the `PCSPCG` preconditioner
+- storage - `PCSPCG_STORAGE_SINGLE` (default) or `PCSPCG_STORAGE_HALF`
+
+  Options Database Key:
+. -pc_spcg_storage <single,half> - the storage
+
+  Level: advanced
+
+  Notes:
+  Half storage keeps D^{-1/2} A D^{-1/2} (D = |diag(A)|, 1 where a diagonal entry is zero) in IEEE half precision, 2 bytes a
+  value instead of 4, and multiplies by D^{1/2} S D^{1/2} in single precision: the operator's copy moves 6 bytes a nonzero
+  instead of 8 (scalar pJDS), 2.44 instead of 4.44 with 3 x 3 blocks. Entries below half's subnormal range are stored as
+  zero and counted in the view; an entry beyond its range (65504) after the scaling is an error at set-up. The outer
+  iteration computes true residuals in double precision, so the storage only changes how far each inner solve gets.
+  A jagged operator (`MATPJDSCUDA`, `MATJDSCUDA`) then gets the copy made from its CSR, not its own single-precision copy.
+  DIA and CSR copies and the off-diagonal blocks of MPI operators stay in single precision. Complex builds keep single
+  precision (the view says so).
+
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGStorage`, `PCSPCGGetStorage()`, `PCSPCGSetFormat()`
+@*/
+PetscErrorCode PCSPCGSetStorage(PC pc, PCSPCGStorage storage)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, storage, 2);
+  PetscTryMethod(pc, "PCSPCGSetStorage_C", (PC, PCSPCGStorage), (pc, storage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetStorage - Gets the precision asked for the values of the pJDS copies `PCSPCG` makes
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. storage - the storage
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGStorage`, `PCSPCGSetStorage()`
+@*/
+PetscErrorCode PCSPCGGetStorage(PC pc, PCSPCGStorage *storage)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(storage, 2);
+  PetscUseMethod(pc, "PCSPCGGetStorage_C", (PC, PCSPCGStorage *), (pc, storage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

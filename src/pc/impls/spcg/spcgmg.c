@@ -474,7 +474,7 @@ static PetscErrorCode PCSPCGMGRestriction(PCSPCGMGLevel *lv, Mat R, PetscBool de
     }
   }
   PetscCall(PCSPCGMGIsAIJ(lv->R, &aij));
-  if (aij) PetscCall(MatSingleCreate(lv->R, device, PCSPCG_FORMAT_CSR, exchange, &lv->restr));
+  if (aij) PetscCall(MatSingleCreate(lv->R, device, PCSPCG_FORMAT_CSR, PETSC_FALSE, exchange, &lv->restr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -631,7 +631,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
       *why = "an interpolation is not an AIJ matrix";
       break;
     }
-    PetscCall(MatSingleCreate(lv->P, device, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
+    PetscCall(MatSingleCreate(lv->P, device, PCSPCG_FORMAT_CSR, PETSC_FALSE, s->exchange, &lv->interp));
     lv->transposed = Rt; /* MatRestrict() by R^T = P: the restriction made explicit */
     PetscCall(PCSPCGMGRestriction(lv, R, device, s->exchange));
     if (!lv->restr.d.ops) {
@@ -654,7 +654,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
       PetscCall(PetscLogEventBegin(PC_SPCG_MGOperators, 0, 0, 0, 0));
-      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
+      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, (PetscBool)(s->storage == PCSPCG_STORAGE_HALF), s->exchange, &lv->op));
       PetscCall(PetscLogEventEnd(PC_SPCG_MGOperators, 0, 0, 0, 0));
       lv->opp = &lv->op;
     }
@@ -710,7 +710,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     if (shared) PetscCall(MatSingleDestroy(&lv->op));
     else {
       if (lv->op.d.ops && now.Astate != lv->Astate && mg->device) PetscCall(MatSingleDestroy(&lv->op)); /* refreshhost is the host's */
-      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, s->exchange, &lv->op));
+      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, (PetscBool)(s->storage == PCSPCG_STORAGE_HALF), s->exchange, &lv->op));
       else if (now.Astate != lv->Astate) PetscCall(MatSingleRefreshHost(&lv->op, lv->A));
       lv->opp = &lv->op;
     }
@@ -719,7 +719,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
       if (Pt) PetscCall(MatTranspose(P, MAT_REUSE_MATRIX, &lv->P));
       if (mg->device) {
         PetscCall(MatSingleDestroy(&lv->interp));
-        PetscCall(MatSingleCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, s->exchange, &lv->interp));
+        PetscCall(MatSingleCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, PETSC_FALSE, s->exchange, &lv->interp));
       } else PetscCall(MatSingleRefreshHost(&lv->interp, lv->P));
     }
     if (now.Rstate != lv->Rstate) {
