@@ -29,7 +29,7 @@ PetscErrorCode MatSingleBlockCreate(Mat B, PetscBool device, PCSPCGFormat format
   PetscCall(MatSingleDIACreate(B, m, ai, aj, device, format, c));
   if (c->ops) PetscCall(PetscInfo(B, "Single-precision copy in DIA format: %" PetscInt_FMT " diagonals\n", c->ndiag));
   else if (format == PCSPCG_FORMAT_AUTO || format == PCSPCG_FORMAT_PJDS) {
-    char line[256];
+    char line[512];
 
     PetscCall(MatSingleJaggedCreate(B, m, ai, aj, device, half, c));
     PetscCall((*c->ops->describe)(c, "single-precision", line, sizeof(line)));

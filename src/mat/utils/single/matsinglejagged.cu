@@ -9,9 +9,11 @@
 
    Half storage (real scalars, PCSPCGSetStorage()): the values are those of S = D^{-1/2} A D^{-1/2}, D = |diag(A)| (1 where
    a row has no or a zero diagonal entry), rounded to IEEE half: entries of order one (|S_ij| <= 1 for a symmetric positive
-   definite A), 2 bytes a value. The product is y = D^{1/2} S (D^{1/2} x), the scalings in two passes over the vectors
-   around the jagged kernel, arithmetic in single precision. Entries that half stores with fewer bits (subnormal) or as
-   zero are counted and shown by the view; one beyond half's range is an error.
+   definite A), 2 bytes a value. The diagonal of S is kept apart in single precision, and takes what rounding changed in
+   its row's other entries, so that S's row sums are kept (a Laplacian's low modes; bench/halfmodel.py): its slot stores
+   zero. The product is y = D^{1/2} (S_offdiag + diag) (D^{1/2} x), the scalings and the diagonal in two passes over the
+   vectors around the jagged kernel, arithmetic in single precision. Entries that half stores with fewer bits (subnormal)
+   or as zero are counted and shown by the view; one beyond half's range is an error.
 */
 #include <petscdevice_cuda.h>
 #include <petscjagged/private/matsinglekernels.cuh>
@@ -26,6 +28,7 @@ struct _n_MatSingleJagged {
   jagged::Half              *half    = nullptr; /* half storage: the values of S, else NULL (the block's a holds the single ones) */
   float                     *scale   = nullptr; /* half storage: D^{1/2}, a row */
   float                     *xs      = nullptr; /* half storage: D^{1/2} x, the product's scratch */
+  float                     *diag    = nullptr; /* half storage: S's diagonal plus the rounding of its row's other entries, a row */
   PetscCount                 nsubnormal = 0, nzeroed = 0; /* half storage: nonzero entries of S stored subnormal, and stored as zero */
 };
 
@@ -74,17 +77,48 @@ __global__ void RowScaleKernel(int m, const PetscInt *ai, const PetscInt *aj, co
   }
 }
 
-/* The entries of S, aa[k] / (d[r] d[column]), in double into sval, classified into counts */
-__global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, unsigned long long *counts)
+/* v as half stores it, widened to double: CUDA's rounding on the device, its host twin jagged::Half on the host */
+__host__ __device__ inline double HalfRounded(double v)
 {
-  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x)
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
-      const double v = aa[k] / (d[r] * d[aj[k]]);
-      const int    c = HalfClass(v);
+#if defined(__CUDA_ARCH__)
+  return (double)__half2float(__double2half(v));
+#else
+  return (double)(float)jagged::Half(v);
+#endif
+}
 
-      sval[k] = v;
-      if (c >= 0) atomicAdd(counts + c, 1ULL);
+/*
+  Row r of S, aa[k] / (d[r] d[column]), in double into sval, its diagonal slot 0, and sdiag[r] = S(r, r) plus what rounding to half
+  changes in the row's other entries (the row sum kept); the other entries classified into counts
+*/
+__host__ __device__ inline void ScaledRow(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
+{
+  double dg = 0, lost = 0;
+
+  for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+    const double v = PetscRealPart(aa[k]) / (d[r] * d[aj[k]]);
+
+    if (aj[k] == r) {
+      dg      = v;
+      sval[k] = 0;
+      continue;
     }
+    const int c = HalfClass(v);
+
+    sval[k] = v;
+    lost += v - HalfRounded(v);
+#if defined(__CUDA_ARCH__)
+    if (c >= 0) atomicAdd(counts + c, 1ULL);
+#else
+    if (c >= 0) counts[c]++;
+#endif
+  }
+  sdiag[r] = (float)(dg + lost);
+}
+
+__global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
+{
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) ScaledRow(r, ai, aj, aa, d, sval, sdiag, counts);
 }
 
 /* xs = D^{1/2} x, unless *stopped */
@@ -94,14 +128,14 @@ __global__ void ScaleInKernel(int n, const float *scale, const float *x, float *
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) xs[i] = scale[i] * x[i];
 }
 
-/* y = D^{1/2} y, unless *stopped; with dot, dot += p'y */
-__global__ void ScaleOutKernel(int n, const float *scale, float *y, const float *p, const int *stopped, D *dot)
+/* y = D^{1/2} (y + diag xs), unless *stopped; with dot, dot += p'y */
+__global__ void ScaleOutKernel(int n, const float *scale, const float *sdiag, const float *xs, float *y, const float *p, const int *stopped, D *dot)
 {
   D sum = 0;
 
   if (stopped && *stopped) return;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    y[i] = scale[i] * y[i];
+    y[i] = scale[i] * (y[i] + sdiag[i] * xs[i]);
     if (dot) sum += DotTerm(p[i], y[i]);
   }
   if (dot) BlockSumTo(sum, dot);
@@ -113,7 +147,7 @@ __global__ void ScaleOutKernel(int n, const float *scale, float *y, const float 
 #if !defined(PETSC_USE_COMPLEX)
 /*
   The half values of the pJDS copy c of the m x m block B (its CSR ai, aj, aa: device arrays where c is on the device): S's entries,
-  their counts, and D^{1/2}; the host loops are the twins of RowScaleKernel() and ScaledEntriesKernel()
+  their counts, the kept diagonal, and D^{1/2}; the host loops are the twins of RowScaleKernel() and ScaledEntriesKernel()
 */
 static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
 {
@@ -135,7 +169,7 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
     PetscCallCUDA(cudaMemsetAsync(dcounts, 0, sizeof(counts), stream));
     RowScaleKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, jg->scale);
     PetscCallCUDA(cudaGetLastError());
-    ScaledEntriesKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, sval, dcounts);
+    ScaledEntriesKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, sval, jg->diag, dcounts);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, sval, jg->half, stream));
     PetscCallCUDA(cudaMemcpyAsync(counts, dcounts, sizeof(counts), cudaMemcpyDeviceToHost, stream));
@@ -149,12 +183,7 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
       d[r]         = RowScale(r, ai, aj, aa);
       jg->scale[r] = (float)d[r];
     }
-    for (PetscInt r = 0; r < m; r++)
-      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
-        const int cl = HalfClass(sval[k] = aa[k] / (d[r] * d[aj[k]]));
-
-        if (cl >= 0) counts[cl]++;
-      }
+    for (PetscInt r = 0; r < m; r++) ScaledRow(r, ai, aj, aa, d, sval, jg->diag, counts);
     jagged::FillValues(jg->format, sval, jg->half);
     PetscCall(PetscFree2(sval, d));
   }
@@ -217,8 +246,9 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     if (half) {
 #if !defined(PETSC_USE_COMPLEX)
       PetscCallCUDA(cudaMalloc((void **)&jg->half, sizeof(jagged::Half) * PetscMax(jg->format.nslots, 1)));
-      PetscCallCUDA(cudaMalloc((void **)&jg->scale, sizeof(float) * 2 * PetscMax(m, 1)));
-      jg->xs = jg->scale + PetscMax(m, 1);
+      PetscCallCUDA(cudaMalloc((void **)&jg->scale, sizeof(float) * 3 * PetscMax(m, 1)));
+      jg->xs   = jg->scale + PetscMax(m, 1);
+      jg->diag = jg->xs + PetscMax(m, 1);
       PetscCall(MatSingleJaggedFillHalf(c, m, di, dj, da));
 #endif
     } else {
@@ -234,8 +264,9 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     if (half) {
 #if !defined(PETSC_USE_COMPLEX)
       PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &jg->half));
-      PetscCall(PetscMalloc1(2 * PetscMax(m, 1), &jg->scale));
-      jg->xs = jg->scale + PetscMax(m, 1);
+      PetscCall(PetscMalloc1(3 * PetscMax(m, 1), &jg->scale));
+      jg->xs   = jg->scale + PetscMax(m, 1);
+      jg->diag = jg->xs + PetscMax(m, 1);
       PetscCall(MatSingleJaggedFillHalf(c, m, ai, aj, aa));
 #endif
     } else {
@@ -258,7 +289,7 @@ static PetscErrorCode MatSingleJaggedDestroy(MatSingleBlock *c)
     delete jg->dformat;
     PetscCallCUDA(cudaFree(c->a));
     PetscCallCUDA(cudaFree(jg->half));
-    PetscCallCUDA(cudaFree(jg->scale)); /* and xs */
+    PetscCallCUDA(cudaFree(jg->scale)); /* and xs, diag */
   } else {
     PetscCall(PetscFree(c->a));
     PetscCall(PetscFree(jg->half));
@@ -275,12 +306,12 @@ static PetscErrorCode MatSingleJaggedDescribe(const MatSingleBlock *c, const cha
 {
   const jagged::Format &f  = c->jagged->format;
   MatSingleJagged       jg = c->jagged;
-  char                  layout[64], values[160];
+  char                  layout[64], values[256];
 
   PetscFunctionBegin;
   if (f.bs > 1) PetscCall(PetscSNPrintf(layout, sizeof(layout), "dense %d x %d blocks with a 4-byte column each", f.bs, f.bs));
   else PetscCall(PetscSNPrintf(layout, sizeof(layout), "4-byte columns"));
-  if (jg->half) PetscCall(PetscSNPrintf(values, sizeof(values), "half-precision values of the block scaled by its diagonal (%" PetscCount_FMT " stored subnormal, %" PetscCount_FMT " as zero)", jg->nsubnormal, jg->nzeroed));
+  if (jg->half) PetscCall(PetscSNPrintf(values, sizeof(values), "half-precision values of the block scaled by its diagonal (%" PetscCount_FMT " stored subnormal, %" PetscCount_FMT " as zero; the diagonal in single precision, row sums kept)", jg->nsubnormal, jg->nzeroed));
   else PetscCall(PetscSNPrintf(values, sizeof(values), "%s values", unit));
   PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, values, layout, jagged::GetStats(f, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle)).product_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -294,10 +325,10 @@ static PetscErrorCode MatSingleJaggedMultHost(const MatSingleBlock *c, const Pet
   PetscFunctionBegin;
   PetscAssert(!add, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x");
 #if !defined(PETSC_USE_COMPLEX)
-  if (jg->half) { /* y = D^{1/2} S (D^{1/2} x): the twin of ScaleInKernel(), the jagged kernel and ScaleOutKernel() */
+  if (jg->half) { /* y = D^{1/2} (S_offdiag + diag) (D^{1/2} x): the twin of ScaleInKernel(), the jagged kernel and ScaleOutKernel() */
     for (PetscInt i = 0; i < c->nrows; i++) jg->xs[i] = jg->scale[i] * x[i];
     jagged::host::Mult(jg->format, jg->half, jg->xs, y);
-    for (PetscInt i = 0; i < c->nrows; i++) y[i] = jg->scale[i] * y[i];
+    for (PetscInt i = 0; i < c->nrows; i++) y[i] = jg->scale[i] * (y[i] + jg->diag[i] * jg->xs[i]);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
@@ -314,14 +345,14 @@ static PetscErrorCode MatSingleJaggedMultDevice(const MatSingleBlock *c, const P
   PetscFunctionBegin;
   PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x, p = x");
 #if !defined(PETSC_USE_COMPLEX)
-  if (c->jagged->half) { /* y = D^{1/2} S (D^{1/2} x) */
+  if (c->jagged->half) { /* y = D^{1/2} (S_offdiag + diag) (D^{1/2} x) */
     MatSingleJagged jg = c->jagged;
     const unsigned  nb = JaggedBlocks(c->nrows, kThreads, kMaxBlocks);
 
     ScaleInKernel<<<nb, kThreads, 0, stream>>>((int)c->nrows, jg->scale, x, jg->xs, stopped);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(jagged::gpu::Mult(*jg->dformat, jg->half, jg->xs, y, stream));
-    ScaleOutKernel<<<nb, kThreads, 0, stream>>>((int)c->nrows, jg->scale, y, x, stopped, reinterpret_cast<D *>(dot));
+    ScaleOutKernel<<<nb, kThreads, 0, stream>>>((int)c->nrows, jg->scale, jg->diag, jg->xs, y, x, stopped, reinterpret_cast<D *>(dot));
     PetscCallCUDA(cudaGetLastError());
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -340,7 +371,7 @@ static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
   const MatSingleJagged jg = c->jagged;
   const jagged::Stats   st = jagged::GetStats(jg->format, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle));
 
-  return st.value_bytes + st.index_bytes + (jg->half ? sizeof(float) * c->nrows : 0); /* half: D^{1/2} too */
+  return st.value_bytes + st.index_bytes + (jg->half ? 2 * sizeof(float) * c->nrows : 0); /* half: D^{1/2} and the diagonal too */
 }
 
 /* A host block's values again from B (same pattern): gathered into the slots */

@@ -371,7 +371,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   if (floor > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  inner solves also stop at the reduction single precision delivers: %g in the last solve\n", (double)floor));
   if (s->hasblocks) {
     const MatSingleBlock *c = &s->copy.d;
-    char               block[256];
+    char               block[512];
 
     PetscCall((*c->ops->describe)(c, PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte", block, sizeof(block)));
     if (s->copy.halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s; off-diagonal block CSR, ghosts exchanged in single precision\n", block));

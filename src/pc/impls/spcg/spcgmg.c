@@ -779,7 +779,7 @@ PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu, PCSPCGMG keep)
 PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
 {
   const char *unit = PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte";
-  char        line[256];
+  char        line[512];
   MPI_Comm    comm = PetscObjectComm((PetscObject)mg->level[0].A);
   PetscReal   mb   = (PetscReal)mg->bytes / 1e6;
 
