@@ -400,6 +400,12 @@ int main(int argc, char **argv)
       suffix: bcsstk13
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30
    test:
+      # half storage where half is hardest (bcsstk13, condition number about 1e10: after the scaling 15,752 entries below half's
+      # least subnormal, stored as zero): the same accuracy as CG, in about single storage's outer iterations
+      suffix: bcsstk13_half
+      requires: !complex
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_pc_spcg_format pjds -mpcg_pc_spcg_storage half
+   test:
       # condition numbers ~1e7 (1138_bus) and ~1e12 (mhd1280b): at the same residual the error depends on
       # how the residual spreads over the spectrum; single-precision inner solves leave more in the lowest
       # modes than double CG does (measured up to 25x CG's error, with the residual below the tolerance)
