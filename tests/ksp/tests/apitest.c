@@ -92,6 +92,7 @@ typedef struct {
   PetscBool                        partial;                   /* MatPowers */
   PetscBool                        usemg;                     /* PCSPCG: the single-precision V-cycle */
   PetscInt                         densemax;                  /* PCSPCG: the largest dense coarse problem */
+  PCSPCGStorage                    storage;                   /* PCSPCG: the precision of the pJDS copies' values */
 } Values;
 
 static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, const Values *v, const char *when)
@@ -101,6 +102,7 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
   PetscReal                        r;
   PetscBool                        b;
   PCSPCGFormat                     format;
+  PCSPCGStorage                    storage;
   KSPCAGMRESBasis                  basis;
   KSPCAGMRESOrthogonalization      tsqr;
   KSPCAGMRESBlockOrthogonalization borth;
@@ -136,6 +138,8 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
   CHECK(b == v->usemg, "%s: PCSPCGGetMG() gave %d, not %d", when, (int)b, (int)v->usemg);
   PetscCall(PCSPCGGetMGDenseMax(spcg, &i));
   CHECK(i == v->densemax, "%s: PCSPCGGetMGDenseMax() gave %" PetscInt_FMT ", not %" PetscInt_FMT, when, i, v->densemax);
+  PetscCall(PCSPCGGetStorage(spcg, &storage));
+  CHECK(storage == v->storage, "%s: PCSPCGGetStorage() gave %s, not %s", when, PCSPCGStorages[storage], PCSPCGStorages[v->storage]);
 
   PetscCall(KSPCAGMRESGetBlockSize(ca, &i));
   CHECK(i == v->s, "%s: KSPCAGMRESGetBlockSize() gave %" PetscInt_FMT ", not %" PetscInt_FMT, when, i, v->s);
@@ -163,15 +167,16 @@ static PetscErrorCode CheckGetters(KSP mpcg, PC spcg, KSP ca, MatPowers mpk, con
 
 int main(int argc, char **argv)
 {
-  Mat       A;
-  KSP       mpcg, ca;
-  PC        spcg, inner, jac;
-  MatPowers mpk;
-  Vec       x, b;
-  PetscInt  n = 40, i;
-  PetscReal r;
-  PetscBool fromopts = PETSC_FALSE;
-  Values    v;
+  Mat           A;
+  KSP           mpcg, ca;
+  PC            spcg, inner, jac;
+  MatPowers     mpk;
+  Vec           x, b;
+  PetscInt      n = 40, i;
+  PetscReal     r;
+  PetscBool     fromopts = PETSC_FALSE;
+  PCSPCGStorage storage;
+  Values        v;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -199,7 +204,7 @@ int main(int argc, char **argv)
   PetscCall(MatPowersSetOptionsPrefix(mpk, "mpk_"));
 
   /* the defaults */
-  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_AUTO, PETSC_JAGGED_EXCHANGE_AUTO, PETSC_FALSE, PETSC_TRUE, 2000};
+  v = (Values){30, 30, 50, PETSC_TRUE, PETSC_TRUE, 50, 0.0, PETSC_FALSE, PETSC_TRUE, PCSPCG_FORMAT_AUTO, 10, 5, KSP_CAGMRES_BASIS_NEWTON, KSP_CAGMRES_TSQR_CHOLQR, KSP_CAGMRES_BORTH_CGS, MAT_POWERS_AUTO, PETSC_TRUE, 0.25, PETSC_JAGGED_EXCHANGE_AUTO, PETSC_JAGGED_EXCHANGE_AUTO, PETSC_FALSE, PETSC_TRUE, 2000, PCSPCG_STORAGE_SINGLE};
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "defaults"));
 
   if (fromopts) {
@@ -228,11 +233,12 @@ int main(int argc, char **argv)
     PetscCall(RequireEnum("spcg_", "-pc_spcg_exchange", PetscJaggedExchanges, (PetscEnum *)&v.spcgexchange));
     PetscCall(RequireBool("spcg_", "-pc_spcg_mg", &v.usemg));
     PetscCall(RequireInt("spcg_", "-pc_spcg_mg_dense_max", &v.densemax));
+    PetscCall(RequireEnum("spcg_", "-pc_spcg_storage", PCSPCGStorages, (PetscEnum *)&v.storage));
     PetscCall(RequireEnum("mpk_", "-mat_powers_exchange", PetscJaggedExchanges, (PetscEnum *)&v.mpkexchange));
     PetscCall(RequireBool("mpk_", "-mat_powers_partial", &v.partial));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "options"));
   } else {
-    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_TRUE, PETSC_FALSE, 77};
+    v = (Values){7, 11, 13, PETSC_FALSE, PETSC_FALSE, 17, 0.125, PETSC_TRUE, PETSC_FALSE, PCSPCG_FORMAT_CSR, 3, 2, KSP_CAGMRES_BASIS_MONOMIAL, KSP_CAGMRES_TSQR_SVQR, KSP_CAGMRES_BORTH_MGS, MAT_POWERS_PLAIN, PETSC_FALSE, 0.5, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_JAGGED_EXCHANGE_NCCL, PETSC_TRUE, PETSC_FALSE, 77, PCSPCG_STORAGE_HALF};
     PetscCall(KSPMPCGSetTruncation(mpcg, v.mmax));
     PetscCall(KSPMPCGSetStagnationIterations(mpcg, v.stagits));
     PetscCall(KSPMPCGSetContinueInner(mpcg, v.cont));
@@ -254,6 +260,7 @@ int main(int argc, char **argv)
     PetscCall(PCSPCGSetExchange(spcg, v.spcgexchange));
     PetscCall(PCSPCGSetMG(spcg, v.usemg));
     PetscCall(PCSPCGSetMGDenseMax(spcg, v.densemax));
+    PetscCall(PCSPCGSetStorage(spcg, v.storage));
     PetscCall(MatPowersSetExchange(mpk, v.mpkexchange));
     PetscCall(MatPowersSetPartial(mpk, v.partial));
     PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "setters"));
@@ -278,6 +285,7 @@ int main(int argc, char **argv)
   CHECK_REFUSED(MatPowersSetMaxExtraFlops(mpk, -1.0), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(PCSPCGSetExchange(spcg, (PetscJaggedExchange)5), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(PCSPCGSetMGDenseMax(spcg, -1), PETSC_ERR_ARG_OUTOFRANGE);
+  CHECK_REFUSED(PCSPCGSetStorage(spcg, (PCSPCGStorage)2), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(MatPowersSetExchange(mpk, (PetscJaggedExchange)-1), PETSC_ERR_ARG_OUTOFRANGE);
   CHECK_REFUSED(MatJaggedSetExchange(A, (PetscJaggedExchange)4), PETSC_ERR_ARG_OUTOFRANGE);
   PetscCall(CheckGetters(mpcg, spcg, ca, mpk, &v, "after the refused values"));
@@ -299,9 +307,11 @@ int main(int argc, char **argv)
   PetscCall(PCCreate(PETSC_COMM_WORLD, &jac));
   PetscCall(PCSetType(jac, PCJACOBI));
   PetscCall(PCSPCGSetMaxIterations(jac, 3));
+  PetscCall(PCSPCGSetStorage(jac, PCSPCG_STORAGE_HALF));
   PetscCall(KSPMPCGSetTruncation(ca, 3));
   PetscCall(KSPCAGMRESSetMaxBreakdowns(mpcg, 3));
   CHECK_REFUSED(PCSPCGGetMaxIterations(jac, &i), PETSC_ERR_SUP);
+  CHECK_REFUSED(PCSPCGGetStorage(jac, &storage), PETSC_ERR_SUP);
   CHECK_REFUSED(KSPMPCGGetTruncation(ca, &i), PETSC_ERR_SUP);
   CHECK_REFUSED(KSPCAGMRESGetMaxBreakdowns(mpcg, &i), PETSC_ERR_SUP);
   PetscCall(PCDestroy(&jac));
@@ -313,6 +323,9 @@ int main(int argc, char **argv)
   CHECK(spcg->setupcalled, "PCSPCGSetTolerance() asked for a new set-up");
   PetscCall(PCSPCGSetFormat(spcg, v.format == PCSPCG_FORMAT_CSR ? PCSPCG_FORMAT_PJDS : PCSPCG_FORMAT_CSR));
   CHECK(!spcg->setupcalled, "PCSPCGSetFormat() with another format did not ask for a new set-up");
+  PetscCall(PCSetUp(spcg));
+  PetscCall(PCSPCGSetStorage(spcg, v.storage == PCSPCG_STORAGE_HALF ? PCSPCG_STORAGE_SINGLE : PCSPCG_STORAGE_HALF));
+  CHECK(!spcg->setupcalled, "PCSPCGSetStorage() with another storage did not ask for a new set-up");
   PetscCall(PCSetUp(spcg));
   PetscCall(PCSPCGSetJacobi(spcg, (PetscBool)!v.jacobi));
   CHECK(!spcg->setupcalled, "PCSPCGSetJacobi() with another value did not ask for a new set-up");
@@ -369,7 +382,7 @@ int main(int argc, char **argv)
    # the options read by the *SetFromOptions() routines
    testset:
       args: -from_options -mpcg_ksp_mpcg_mmax 9 -mpcg_ksp_mpcg_stagnation_its 12 -mpcg_ksp_mpcg_continue_inner 0 -mpcg_ksp_mpcg_single_inner 0 -mpcg_pc_spcg_max_it 21
-      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange nccl -spcg_pc_spcg_mg 0 -spcg_pc_spcg_mg_dense_max 55
+      args: -spcg_pc_spcg_max_it 19 -spcg_pc_spcg_rtol 0.0625 -spcg_pc_spcg_jacobi 1 -spcg_pc_spcg_format dia -spcg_pc_spcg_cuda_graph 0 -spcg_pc_spcg_exchange nccl -spcg_pc_spcg_mg 0 -spcg_pc_spcg_mg_dense_max 55 -spcg_pc_spcg_storage half
       args: -ca_ksp_cagmres_s 4 -ca_ksp_cagmres_basis monomial -ca_ksp_cagmres_tsqr caqr -ca_ksp_cagmres_borth mgs -ca_ksp_cagmres_max_breakdowns 3
       args: -mpk_mat_powers_type ghosted -mpk_mat_powers_dia 0 -mpk_mat_powers_max_extra_flops 0.75 -mpk_mat_powers_exchange nccl -mpk_mat_powers_partial 1
       test:
