@@ -196,7 +196,7 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
 
 /*
   The block options of the pJDS copy of B (m x ncols): B's block size, from 2 to jagged::kMaxBlockSize, where it divides the rows
-  and columns, the build keeping blocks where dense blocks of single-precision values pay (jagged::BlocksPay())
+  and columns, the build keeping blocks where dense blocks of the stored values (single or half precision) pay (jagged::BlocksPay())
 */
 static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt ncols, PetscBool half, jagged::Options *options)
 {
