@@ -64,7 +64,7 @@ print("|---|---|---:|---:|---:|---|")
 idx = 4.0 / (bs * bs)
 for name, M in (("own", A), ("RCM", A[p][:, p].tocsr())):
     M.sort_indices()
-    for label, (sec, pad) in ((f"jagged, rows sorted", jagged(M, bs)), (f"jagged, rows unsorted", jagged(M, bs, sort=False))):
+    for label, (sec, pad) in (("jagged, rows sorted", jagged(M, bs)), ("jagged, rows unsorted", jagged(M, bs, sort=False))):
         x = 32 * sec
         print(f"| {name} | {label} | {sec:.3f} | {x:.1f} | {pad:.2f} | {(4 + idx) * (1 + pad) + x:.1f} / {(2 + idx) * (1 + pad) + x:.1f} |", flush=True)
     if bs == 1:
