@@ -84,26 +84,48 @@ __global__ void __launch_bounds__(kRowThreads) JaggedRowKernel(const __grid_cons
 /*
    Blocked jagged part, one thread per sorted block row: the thread walks its block row down the jagged diagonals, loads
    each block's BS columns of x once and its BS^2 entries (entry e of slot k at vals[e * nstored + k]: coalesced over the
-   warp), and writes its BS entries of y once, y = sum (+ w)
+   warp), and writes its BS entries of y once, y = sum (+ w). With 16-bit entries the loop is software-pipelined one block
+   ahead (Ahead): the next block's index and entries are loaded before the current block's x gathers, so that the streamed
+   loads stay in flight while the gathers wait; measured on elasticity's 3 x 3 blocks (bench/RESULTS.md), that takes about
+   10 % off a half product and adds about 4 % to a single one, whose larger loads keep enough in flight without it.
 */
 template <int BS, int N, typename M, typename V>
 __global__ void __launch_bounds__(kRowThreads) BlockRowKernel(const __grid_constant__ DiagTable<N> table, const JaggedArrays a, int nstored, const M *__restrict__ vals, const V *__restrict__ x, const V *w, V *y)
 {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  constexpr bool Ahead = sizeof(M) < sizeof(float);
+  const unsigned i     = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= static_cast<unsigned>(a.nsorted)) return;
   const int brow = LoadRO(a.perm + i) * BS, len = LoadRO(a.rowlen + i);
   V         acc[BS];
+  int       col = 0;
+  M         blk[BS * BS] = {};
 #pragma unroll
   for (int r = 0; r < BS; ++r) acc[r] = V(0);
+  /* the block of diagonal j into col and blk */
+  auto load = [&](int j, int &c, M b[BS * BS]) {
+    const int k = DiagStart(table, a.diagstart, j) + i;
+    c           = LoadStream(a.colidx + k);
+#pragma unroll
+    for (int e = 0; e < BS * BS; ++e) b[e] = LoadStream(vals + e * nstored + k);
+  };
+  if (Ahead && len > 0) load(0, col, blk);
   for (int j = 0; j < len; ++j) {
-    const int k = DiagStart(table, a.diagstart, j) + i, col = LoadStream(a.colidx + k);
-    V         xc[BS];
+    int next_col = 0;
+    M   next_blk[BS * BS] = {};
+    if (!Ahead) load(j, col, blk);
+    else if (j + 1 < len) load(j + 1, next_col, next_blk);
+    V xc[BS];
 #pragma unroll
     for (int c = 0; c < BS; ++c) xc[c] = LoadRO(x + col + c);
 #pragma unroll
     for (int r = 0; r < BS; ++r)
 #pragma unroll
-      for (int c = 0; c < BS; ++c) acc[r] = MulAdd(static_cast<V>(LoadStream(vals + (r * BS + c) * nstored + k)), xc[c], acc[r]);
+      for (int c = 0; c < BS; ++c) acc[r] = MulAdd(static_cast<V>(blk[r * BS + c]), xc[c], acc[r]);
+    if (Ahead) {
+      col = next_col;
+#pragma unroll
+      for (int e = 0; e < BS * BS; ++e) blk[e] = next_blk[e];
+    }
   }
 #pragma unroll
   for (int r = 0; r < BS; ++r) y[brow + r] = w ? w[brow + r] + acc[r] : acc[r];
