@@ -214,6 +214,18 @@ def events(p, api, corr_api, pageable):
     return ev
 
 
+def kernel_table(gpu, n=12):
+    """(name with template arguments, launches, total ns) of the n kernels of most GPU time: where a process's time goes
+    when it has no distributed product (one GPU: MPCG's inner iterations)"""
+    agg = {}
+    for o in gpu:
+        if o.kind == "kernel":
+            k = o.name.replace("(anonymous namespace)::", "").split("(", 1)[0].strip()
+            c, t = agg.get(k, (0, 0))
+            agg[k] = (c + 1, t + o.end - o.start)
+    return sorted(((k, c, t) for k, (c, t) in agg.items()), key=lambda r: (-r[2], r[0]))[:n]
+
+
 def analyse(trace_dir, skip=5, kernel=None, group=None, product=None, png=None, out=sys.stdout):
     files = sorted(glob.glob(os.path.join(trace_dir, "trace-*-*.csv")),
                    key=lambda f: tuple(int(x) if x.isdigit() else 0 for x in re.findall(r"trace-(\d+)-(\d+)", f)[0]) if re.search(r"trace-(\d+)-(\d+)", f) else (0, 0))
@@ -228,6 +240,11 @@ def analyse(trace_dir, skip=5, kernel=None, group=None, product=None, png=None, 
         products = find_products(gpu)
         groups, order, pick = choose(products, kernel, group)
         print("== %s: %d GPU records, %d CUDA API calls, %d products found" % (label, len(gpu), len(api), len(products)), file=out)
+        table = kernel_table(gpu)
+        total = sum(o.end - o.start for o in gpu if o.kind == "kernel")
+        print("   kernels by GPU time (all kernels: %.3f ms):" % (total / 1e6), file=out)
+        for k, c, t in table:
+            print("   %6d x %9.3f ms %9.1f us each %5.1f %%  %s" % (c, t / 1e6, t / 1e3 / c, 100.0 * t / max(total, 1), k[:110]), file=out)
         for i, g in enumerate(order):
             print("   %s group %d: %4d x %-4s diagonal kernels %s, copy stream %d" % ("*" if g == pick else " ", i, len(groups[g]), g[2], g[0], g[1]), file=out)
         if pick is None:
@@ -378,6 +395,15 @@ def selftest(png):
             passed, failed = passed + ok, failed + (not ok)
             if not ok:
                 print("selftest: %s %s: expected %s, got %s" % (label, k, v, g))
+    ops = [Op("kernel", n, s0, s0 + d, 7, 0, 0, i) for i, (n, s0, d) in enumerate(
+        [("jagged::gpu::(anonymous namespace)::K<3, float>(int)", 0, 10), ("L(double)", 20, 50), ("jagged::gpu::K<3, float>(int)", 80, 12)])]
+    ops.append(Op("memcpy", "HtoD", 100, 900, 7, 0, 64, 9))
+    exp = [("jagged::gpu::K<3, float>", 2, 22), ("L", 1, 50)]
+    got = kernel_table(ops)
+    ok = sorted(got, key=lambda r: r[0]) == sorted(exp, key=lambda r: r[0]) and got[0][0] == "L"
+    passed, failed = passed + ok, failed + (not ok)
+    if not ok:
+        print("selftest: kernel table: expected %s (L first), got %s" % (exp, got))
     print("selftest: %d passed, %d failed" % (passed, failed))
     return failed == 0
 
