@@ -108,11 +108,12 @@ __global__ void __launch_bounds__(kRowThreads) BlockRowKernel(const __grid_const
 #pragma unroll
     for (int e = 0; e < BS * BS; ++e) b[e] = LoadStream(vals + e * nstored + k);
   };
-  if (Ahead && len > 0) load(0, col, blk);
+  if constexpr (Ahead)
+    if (len > 0) load(0, col, blk);
   for (int j = 0; j < len; ++j) {
     int next_col = 0;
     M   next_blk[BS * BS] = {};
-    if (!Ahead) load(j, col, blk);
+    if constexpr (!Ahead) load(j, col, blk);
     else if (j + 1 < len) load(j + 1, next_col, next_blk);
     V xc[BS];
 #pragma unroll
@@ -121,7 +122,7 @@ __global__ void __launch_bounds__(kRowThreads) BlockRowKernel(const __grid_const
     for (int r = 0; r < BS; ++r)
 #pragma unroll
       for (int c = 0; c < BS; ++c) acc[r] = MulAdd(static_cast<V>(blk[r * BS + c]), xc[c], acc[r]);
-    if (Ahead) {
+    if constexpr (Ahead) {
       col = next_col;
 #pragma unroll
       for (int e = 0; e < BS * BS; ++e) blk[e] = next_blk[e];
