@@ -12,13 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-
-def load(path):
-    with open(path, "rb") as f:
-        _, m, n, nz = np.frombuffer(f.read(16), dtype=">i4")
-        rl = np.frombuffer(f.read(4 * m), dtype=">i4").astype(np.int64)
-        cols = np.frombuffer(f.read(4 * nz), dtype=">i4").astype(np.int64)
-    return sp.csr_matrix((np.ones(nz, dtype=np.float32), cols, np.concatenate([[0], np.cumsum(rl)])), shape=(m, n))
+from petscbinary import load
 
 
 def jagged(A, bs, sort=True):
@@ -54,7 +48,7 @@ def csr(A, vs):
     return sectors / A.nnz
 
 
-A = load(sys.argv[1])
+A = load(sys.argv[1], values=False)
 A.sort_indices()
 bs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 p = reverse_cuthill_mckee(A, symmetric_mode=True)

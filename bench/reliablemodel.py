@@ -12,14 +12,7 @@ import sys
 import numpy as np
 import scipy.sparse as sp
 
-
-def load(path):
-    with open(path, "rb") as f:
-        _, m, n, nz = np.frombuffer(f.read(16), dtype=">i4")
-        rl = np.frombuffer(f.read(4 * m), dtype=">i4").astype(np.int64)
-        cols = np.frombuffer(f.read(4 * nz), dtype=">i4").astype(np.int64)
-        vals = np.frombuffer(f.read(8 * nz), dtype=">f8").astype(np.float64)
-    return sp.csr_matrix((vals, cols, np.concatenate([[0], np.cumsum(rl)])), shape=(m, n))
+from petscbinary import load
 
 
 def single(v):
