@@ -6,7 +6,8 @@ restarts the inner Krylov space at each outer step, and on Q2 Poisson its inner 
 Compares, with Jacobi and a true relative residual of 1e-10 (b = A 1): CG in double; CG in single arithmetic to looser
 tolerances (where it follows double's iterations, and where single stops converging); and one CG in single arithmetic whose
 residual is replaced by the true one computed in double whenever it has dropped by DELTA (reliable updates: the Krylov space
-kept, only the residual refreshed), with the matrix in single, in single with the row sums kept by the diagonal, or in double.
+kept, only the residual refreshed), with the matrix in half as PCSPCG's half storage keeps it (scaled, row sums kept), in single, in
+single with the row sums kept by the diagonal, or in double.
 FILE: a PETSc binary matrix (bench/firstsolve -save). Prints one table (markdown)."""
 import sys
 import numpy as np
@@ -73,7 +74,14 @@ def main():
     print(f"| CG, double | double | {cg(A, A, b, minv, 1e-10, lambda v: v)} |")
     for tol in (1e-3, 1e-5, 1e-6):
         print(f"| CG to {tol:g}: double / single arithmetic (None: not reached in 400) | double / single | {cg(A, A, b, minv, tol, lambda v: v)} / {cg(A, A32, b, minv, tol, single, 400)} |")
-    kinds = {"single": A32, "single, row sums kept": (off32 + sp.diags(single(A.diagonal() + lost))).tocsr(), "double": A}
+    # half as PCSPCG stores it: S = D^-1/2 A D^-1/2 (D = |diag|), S's off-diagonal entries in IEEE half, its diagonal taking their rounding
+    sq = np.sqrt(np.abs(A.diagonal()))
+    soff = (sp.diags(1 / sq) @ off @ sp.diags(1 / sq)).tocsr()
+    soff16 = soff.copy()
+    soff16.data = soff16.data.astype(np.float16).astype(np.float64)
+    sdiag = single(A.diagonal() / sq**2 + np.asarray((soff - soff16).sum(axis=1)).ravel())
+    Ahalf = (sp.diags(sq) @ (soff16 + sp.diags(sdiag)) @ sp.diags(sq)).tocsr()
+    kinds = {"half, row sums kept": Ahalf, "single": A32, "single, row sums kept": (off32 + sp.diags(single(A.diagonal() + lost))).tocsr(), "double": A}
     for delta in (0.5, 0.1):
         for name, As in kinds.items():
             its, up = reliable(A, As, b, minv, 1e-10, delta)
