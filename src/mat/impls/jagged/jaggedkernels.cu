@@ -86,8 +86,9 @@ __global__ void __launch_bounds__(kRowThreads) JaggedRowKernel(const __grid_cons
    each block's BS columns of x once and its BS^2 entries (entry e of slot k at vals[e * nstored + k]: coalesced over the
    warp), and writes its BS entries of y once, y = sum (+ w). With 16-bit entries the loop is software-pipelined one block
    ahead (Ahead): the next block's index and entries are loaded before the current block's x gathers, so that the streamed
-   loads stay in flight while the gathers wait; measured on elasticity's 3 x 3 blocks (bench/RESULTS.md), that takes about
-   10 % off a half product and adds about 4 % to a single one, whose larger loads keep enough in flight without it.
+   loads stay in flight while the gathers wait. Measured on elasticity's 3 x 3 blocks (bench/RESULTS.md, MPCG + Jacobi solves):
+   about 10 % off the solve with half values, about 4 % onto the one with single values, whose larger loads keep enough in
+   flight without it.
 */
 template <int BS, int N, typename M, typename V>
 __global__ void __launch_bounds__(kRowThreads) BlockRowKernel(const __grid_constant__ DiagTable<N> table, const JaggedArrays a, int nstored, const M *__restrict__ vals, const V *__restrict__ x, const V *w, V *y)
