@@ -107,18 +107,24 @@ __host__ __device__ inline void ScaledRow(PetscInt r, const PetscInt *ai, const 
 
     sval[k] = v;
     lost += v - HalfRounded(v);
-#if defined(__CUDA_ARCH__)
-    if (c >= 0) atomicAdd(counts + c, 1ULL);
-#else
     if (c >= 0) counts[c]++;
-#endif
   }
   sdiag[r] = (float)(dg + lost);
 }
 
+/*
+  ScaledRow() over the rows, each thread counting into its own registers and a warp adding its counts to counts[] once: an atomic an
+  entry serialised on the three counters (21.9 M entries of elasticity's matrix stored as zero took 18 ms)
+*/
 __global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
 {
-  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) ScaledRow(r, ai, aj, aa, d, sval, sdiag, counts);
+  unsigned long long mine[3] = {0, 0, 0};
+
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) ScaledRow(r, ai, aj, aa, d, sval, sdiag, mine);
+  for (int c = 0; c < 3; c++) {
+    for (int delta = 16; delta > 0; delta /= 2) mine[c] += __shfl_down_sync(0xffffffffu, mine[c], delta);
+    if (threadIdx.x % 32 == 0 && mine[c]) atomicAdd(counts + c, mine[c]);
+  }
 }
 
 /* xs = D^{1/2} x, unless *stopped */
