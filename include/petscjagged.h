@@ -202,21 +202,27 @@ typedef enum {
 
    Values:
 +  `PCSPCG_STORAGE_SINGLE` - single precision (4 bytes a value; complex: 8)
--  `PCSPCG_STORAGE_HALF`   - IEEE half precision (2 bytes a value) of each pJDS copy scaled symmetrically by its diagonal,
+.  `PCSPCG_STORAGE_HALF`   - IEEE half precision (2 bytes a value) of each pJDS copy scaled symmetrically by its diagonal,
                              D^{-1/2} A D^{-1/2} with D = |diag(A)|, so that the stored entries are of order one; the product
                              scales the vectors and computes in single precision. Real scalars only (complex builds keep
                              single); DIA and CSR copies, and off-diagonal blocks, stay in single precision.
+-  `PCSPCG_STORAGE_AUTO`   - half where it pays and is safe, else single: for each pJDS copy that keeps dense blocks (a
+                             scalar pJDS product is no faster in half) whose scaled entries are those of a symmetric positive
+                             definite matrix (positive diagonal, |S_ij| <= 1) and lose at most half's rounding to underflow;
+                             and back to single precision during a solve where an outer step shows the half copies limit it
 
    Level: advanced
 
    Note:
-   `PCView()` gives each copy's storage, its bytes a nonzero, and how many entries half stores as subnormals or as zero.
+   `PCView()` gives each copy's storage, its bytes a nonzero, how many entries half stores as subnormals or as zero, why auto
+   kept single precision for a copy, and a fallback during a solve.
 
 .seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetStorage()`, `PCSPCGGetStorage()`, `PCSPCGFormat`
 E*/
 typedef enum {
   PCSPCG_STORAGE_SINGLE,
-  PCSPCG_STORAGE_HALF
+  PCSPCG_STORAGE_HALF,
+  PCSPCG_STORAGE_AUTO
 } PCSPCGStorage;
 PETSC_EXTERN const char *const PCSPCGStorages[];
 PETSC_EXTERN const char *const PCSPCGFormats[];

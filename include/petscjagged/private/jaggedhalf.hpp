@@ -28,7 +28,8 @@ struct Half {
 
 static_assert(sizeof(Half) == 2, "Half is 16 bits");
 
-constexpr double kHalfMax       = 65504.0; /* the largest finite half */
-constexpr double kHalfMinNormal = 0x1p-14; /* below it a half is subnormal (fewer significant bits) */
+constexpr double kHalfMax          = 65504.0; /* the largest finite half */
+constexpr double kHalfMinNormal    = 0x1p-14; /* below it a half is subnormal (fewer significant bits) */
+constexpr double kHalfUnitRoundoff = 0x1p-11; /* the relative error of rounding to a normal half, at most */
 
 } // namespace jagged

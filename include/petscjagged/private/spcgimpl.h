@@ -182,7 +182,11 @@ typedef struct {
   PetscBool                hasblocks; /* or an AIJ Pmat's copy in single precision, in the memory of the loop: */
   MatSingle                copy;      /* ... its blocks, with Pmat's halo exchange overlapping the diagonal block's product */
   PCSPCGFormat             format;    /* of the diagonal block as asked for (-pc_spcg_format; the off-diagonal block is CSR) */
-  PCSPCGStorage            storage;   /* of the values of the pJDS copies (-pc_spcg_storage): single or half precision */
+  PCSPCGStorage            storage;   /* of the values of the pJDS copies (-pc_spcg_storage): single, half precision, or auto */
+  PetscBool                halfauto;  /* resolved at set-up: auto storage chose half for a copy (on some process) */
+  PetscBool                fellback;  /* auto storage fell back to single precision during a solve (until the operator's pattern or the storage changes) */
+  const char              *fallwhy;   /* ... what made it */
+  PetscInt                 napply0, ninner0, nindefinite0; /* statistics of the applications before the fallback's set-up */
   PetscInt                 n;
   PetscJaggedScalarSingle *x, *r, *z, *p, *q, *dinv; /* host loop */
   PCSPCGDevice             dev;                      /* device loop, when the operator's vectors are CUDA vectors */
@@ -195,6 +199,7 @@ typedef struct {
   PetscBool   contoff;   /* host loop: continuation stopped for this solve (the directions drift) */
   PetscScalar rzlast;    /* host loop: r'z of that direction */
   PetscReal   rnormlast; /* ||r|| given to the previous application */
+  PetscInt    nindeflast; /* auto storage with half: the inner breakdowns since set-up before the previous application */
   PetscReal   floor;     /* host loop: the inner floor (0: none, outside KSPMPCG) */
   PetscBool   atfloor;   /* host loop: the previous application stopped at the floor */
 } PC_SPCG;
@@ -202,6 +207,15 @@ typedef struct {
 PETSC_INTERN PetscLogEvent  PC_SPCG_Inner, PC_SPCG_MGSetUp, PC_SPCG_MGOperators, PC_SPCG_MGTransfers, PC_SPCG_MGSmoothers, PC_SPCG_MGCoarse, PC_SPCG_VCycle;
 
 PETSC_INTERN PetscErrorCode PCSPCGApplyOther(PC);
+PETSC_INTERN PetscBool      PCSPCGMGHalf(PCSPCGMG);
+
+/* The storage of the copies: as asked, or single after auto storage fell back during a solve */
+static inline PCSPCGStorage PCSPCGStorageUsed(PC pc)
+{
+  const PC_SPCG *s = (const PC_SPCG *)pc->data;
+
+  return s->fellback ? PCSPCG_STORAGE_SINGLE : s->storage;
+}
 PETSC_INTERN PetscErrorCode PCSPCGDeviceStartSolve(PC, PetscReal);
 PETSC_INTERN PetscErrorCode PCSPCGMGSetUp(PC, PetscBool, PCSPCGMG);
 PETSC_INTERN PetscErrorCode PCSPCGMGDestroy(PCSPCGMG *);

@@ -1,12 +1,16 @@
 static char help[] = "Checks KSPMPCG + PCSPCG: double accuracy on SPD problems, error against KSPCG's, breakdowns.\n\
-  -problem <poisson2d|poisson3d|aniso|vector|mtx|negdef|indefinite|nan|dirichlet1|seed004|ex45>  (negdef: the negative 2D Laplacian;\n\
+  -problem <poisson2d|poisson3d|aniso|vector|checker|mtx|negdef|indefinite|nan|dirichlet1|seed004|ex45>  (negdef: the negative 2D Laplacian;\n\
                 vector: a vector problem of block size 3, the 3D Laplacian times a dense SPD 3 x 3 coupling of the components;\n\
+                checker: the same with the neighbour couplings' signs flipped and Neumann boundaries, the diagonal 1e-4 above them:\n\
+                its lowest mode alternates in sign from point to point;\n\
                 ex45: PETSc's ksp ex45 operator, a 3D Laplacian on a DMDA whose boundary rows are identity rows scaled, their columns kept)\n\
   -n <32>       grid points per direction\n\
   -mg_levels <l>  with -pc mg: the levels of PCMG (on the DMDA of -problem ex45)\n\
   -inner_ratio <r>  MPCG's inner iterations (each one inner PC application) must be at most r times CG's iterations\n\
   -f <file>     Matrix Market file (real symmetric; -problem mtx)\n\
   -rtol <1e-12> relative tolerance of both solves\n\
+  -shift <s>    the operator shifted by s times the identity (MatShift())\n\
+  -checker_shift <1e-4>  -problem checker: how far above the couplings its diagonal lies, relative\n\
   -expect_breakdown  mpcg must end with a divergence reason\n\
   -mpcg_ksp_type <type>  the first solve with another KSP (the GPU stress test's control: both solves PETSc's own)\n\
   -reference_first  the reference CG before MPCG (the GPU stress test: the stops came in the reference's GAMG set-up after MPCG)\n\n";
@@ -86,14 +90,19 @@ static PetscErrorCode Ex45Operator(PetscInt n, DM *da, Mat *A)
 
 /*
   A vector problem: 3 components a point of an n^3 grid, the 7-point Laplacian times the SPD coupling C (4 on the diagonal, 1 off it),
-  assembled by MatSetValuesBlocked() on a matrix of block size 3, as vector-valued discretizations give one
+  assembled by MatSetValuesBlocked() on a matrix of block size 3, as vector-valued discretizations give one. With checker, the
+  neighbour couplings +C and the diagonal block (1 + 1e-4) times the number of neighbours times C: (D + Adj + 1e-4 D) x C, positive
+  definite (x'(D + Adj)x sums (x_i + x_j)^2 over the edges), its lowest mode alternating in sign from point to point, 1e-4 D above zero;
+  rounded to half, the scaled couplings 1/deg (1/6 inside) move that mode's eigenvalue by about 2^-11 deg, several times 1e-4
 */
-static PetscErrorCode VectorLaplacian(PetscInt n, Mat *A)
+static PetscErrorCode VectorLaplacian(PetscInt n, PetscBool checker, Mat *A)
 {
+  PetscReal checker_shift = 1e-4;
   const PetscInt bs = 3, N = n * n * n;
   PetscInt       rstart, rend;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-checker_shift", &checker_shift, NULL));
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, bs * N, bs * N));
   PetscCall(MatSetBlockSize(*A, bs));
@@ -112,7 +121,13 @@ static PetscErrorCode VectorLaplacian(PetscInt n, Mat *A)
 
       if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= n) continue;
       c = (Z * n + Y) * n + X;
-      for (PetscInt e = 0; e < 9; e++) v[e] = (k ? -1.0 : 6.0) * (e % 4 ? 1.0 : 4.0);
+      for (PetscInt e = 0; e < 9; e++) v[e] = (k ? (checker ? 1.0 : -1.0) : 6.0) * (e % 4 ? 1.0 : 4.0);
+      if (checker && !k) { /* the diagonal block: 1 + 1e-4 times the neighbours */
+        PetscInt deg = 0;
+
+        for (PetscInt l = 1; l < 7; l++) deg += x + nb[l][0] >= 0 && x + nb[l][0] < n && y + nb[l][1] >= 0 && y + nb[l][1] < n && z + nb[l][2] >= 0 && z + nb[l][2] < n;
+        for (PetscInt e = 0; e < 9; e++) v[e] *= deg * (1 + checker_shift) / 6.0;
+      }
       PetscCall(MatSetValuesBlocked(*A, 1, &r, 1, &c, v, INSERT_VALUES));
     }
   }
@@ -224,7 +239,7 @@ int main(int argc, char **argv)
 {
   char               problem[32] = "poisson2d", file[PETSC_MAX_PATH_LEN] = "", pc[32] = "";
   PetscInt           n           = 32, mglevels = 0, its, inner, itscg;
-  PetscReal          rtol = 1e-12, res, err, rescg, errcg, ratio = 10, innerratio = 0;
+  PetscReal          rtol = 1e-12, res, err, rescg, errcg, ratio = 10, innerratio = 0, shift = 0;
   PetscBool          seed004, pcset;
   DM                 da = NULL;
   Mat                A;
@@ -244,6 +259,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc", pc, sizeof(pc), &pcset));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mg_levels", &mglevels, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-inner_ratio", &innerratio, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-shift", &shift, NULL));
   PetscCall(PetscStrcmp(problem, "seed004", &seed004));
   PetscCall(PetscStrcmpAny(problem, &breakdown, "indefinite", "nan", ""));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_breakdown", &breakdown, NULL));
@@ -251,7 +267,7 @@ int main(int argc, char **argv)
 
   if (!strcmp(problem, "poisson3d")) PetscCall(Laplacian(3, n, 1.0, &A));
   else if (!strcmp(problem, "aniso")) PetscCall(Laplacian(2, n, 1e-2, &A));
-  else if (!strcmp(problem, "vector")) PetscCall(VectorLaplacian(n, &A));
+  else if (!strcmp(problem, "vector") || !strcmp(problem, "checker")) PetscCall(VectorLaplacian(n, (PetscBool)!strcmp(problem, "checker"), &A));
   else if (!strcmp(problem, "mtx")) PetscCall(ReadSymmetricMM(file, &A));
   else if (!strcmp(problem, "ex45")) PetscCall(Ex45Operator(n, &da, &A));
   else PetscCall(Laplacian(2, n, 1.0, &A));
@@ -267,6 +283,7 @@ int main(int argc, char **argv)
   }
   if (!strcmp(problem, "indefinite")) PetscCall(MatShift(A, -1.0)); /* eigenvalues of both signs */
   if (!strcmp(problem, "negdef")) PetscCall(MatScale(A, -1.0)); /* negative definite: CG with Jacobi solves it */
+  if (shift != 0) PetscCall(MatShift(A, shift));
   { /* -op_type: the operator's type (e.g. pjdscuda with -mat_jagged_host) */
     char      mtype[64];
     PetscBool set;
@@ -530,6 +547,30 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|half-precision values of the block scaled by its diagonal \([0-9]+ stored subnormal, [0-9]+ as zero; the diagonal in single precision, row sums kept\) and dense 3 x 3 blocks with a 4-byte column each, 2\.[0-9]+ bytes a nonzero" | sed -E -e "s/[0-9]+ stored subnormal, [0-9]+ as zero/N stored subnormal, M as zero/" -e "s/2\.[0-9]+ bytes/2.x bytes/" | LC_ALL=C sort -u
       output_file: output/mpcgtest_view_half.out
    test:
+      # auto storage (the default): half for the copies kept in dense 3 x 3 blocks (the operator's, GAMG's levels), single for
+      # a scalar copy, with the reason; no fallback; double accuracy reached
+      suffix: auto_storage
+      requires: !complex
+      nsize: {{1 2}}
+      args: -problem vector -n 10 -pc gamg -rtol 1e-10 -mpcg_pc_spcg_format pjds -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|fell back|(half-precision|4-byte) values [^,]*, [0-9]+ as zero; the diagonal in single precision, row sums kept; chosen by auto storage|storage auto: [^,]+" | sed -E "s/[0-9]+ stored subnormal, [0-9]+ as zero/N stored subnormal, M as zero/" | LC_ALL=C sort -u
+      output_file: output/mpcgtest_auto_storage.out
+   test:
+      suffix: auto_storage_scalar
+      requires: !complex
+      args: -problem poisson3d -n 12 -mpcg_pc_spcg_format pjds -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|auto storage kept single precision: [^)]*"
+   test:
+      # auto storage's fallback during a solve: the vector problem shifted to indefinite keeps a positive diagonal and scaled
+      # entries below 1, so auto stores half; the first inner solve breaks down, every copy is made again in single precision
+      # and the solve goes on until the outer iteration finds the operator indefinite (a divergence reason, no crash)
+      suffix: auto_storage_fallback
+      requires: !complex
+      nsize: {{1 2}}
+      args: -problem vector -n 8 -shift -2 -expect_breakdown -mpcg_pc_spcg_format pjds -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "auto storage fell back to single precision during a solve: .*|mpcg .*DIVERGED_INDEFINITE_[A-Z]+" | sed -E "s/DIVERGED_INDEFINITE_[A-Z]+/DIVERGED_INDEFINITE/"
+      output_file: output/mpcgtest_auto_storage_fallback.out
+   test:
       # complex builds keep single storage when half is asked, and say so
       suffix: view_half_complex
       requires: complex
@@ -539,13 +580,13 @@ int main(int argc, char **argv)
       # GAMG on the vector problem: the V-cycle image's coarse operators in 3 x 3 blocks too
       suffix: view_blocks_gamg
       args: -problem vector -n 12 -pc gamg -rtol 1e-10 -mpcg_view
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and dense 3 x 3 blocks" | sed -E "s/[48]-byte/4 or 8-byte/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, .* and dense 3 x 3 blocks" | sed -E "s/nonzeros, .* and dense 3 x 3 blocks.*$/nonzeros, its values in dense 3 x 3 blocks/"
    test:
       # the same with a jagged operator on the GPU: its coarse operators, made by the GPU products, in 3 x 3 blocks too (their twins' block size)
       suffix: gpu_view_blocks_gamg_pjds
       requires: cuda_device
       args: -problem vector -n 12 -pc gamg -rtol 1e-10 -mpcg_view -op_type pjdscuda -use_gpu_aware_mpi 0
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and dense 3 x 3 blocks" | sed -E "s/[48]-byte/4 or 8-byte/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, .* and dense 3 x 3 blocks" | sed -E "s/nonzeros, .* and dense 3 x 3 blocks.*$/nonzeros, its values in dense 3 x 3 blocks/"
       output_file: output/mpcgtest_view_blocks_gamg.out
    test:
       # the same with a jagged operator (host kernels): its own single-precision copy, diagonal and off-diagonal blocks in 3 x 3 blocks
@@ -557,7 +598,7 @@ int main(int argc, char **argv)
    test:
       suffix: view_pjds_auto
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values and 4-byte columns" | sed -E -e "s/[48]-byte values/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values( \([^)]*\))? and 4-byte columns" | sed -E -e "s/[48]-byte values( \([^)]*\))?/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
    test:
       suffix: spcg_dia_too_many
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_format dia

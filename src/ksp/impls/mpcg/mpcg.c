@@ -52,6 +52,21 @@ static PetscErrorCode KSPMPCGGetSPCG(KSP ksp, PC *spcg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Where the solve would end on reason (an indefinite preconditioner, stagnation): whether PCSPCG's auto storage left its half copies
+  for single precision (*done), the solve then going on from the current iterate with no kept direction
+*/
+static PetscErrorCode KSPMPCGFallBack(KSP ksp, const char *why, PetscBool *done)
+{
+  PC spcg;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  PetscCall(KSPMPCGGetSPCG(ksp, &spcg));
+  if (spcg) PetscUseMethod(spcg, "PCSPCGFallBack_C", (PC, const char *, PetscBool *), (spcg, why, done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSetUp_MPCG(KSP ksp)
 {
   KSP_MPCG   *m = (KSP_MPCG *)ksp->data;
@@ -278,6 +293,13 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
     KSPCheckDot(ksp, rz);
     if (!i) sign = PetscRealPart(rz) < 0.0 ? -1.0 : 1.0; /* a negative-definite A with a negative-definite B (Jacobi, say) is as good as a positive one, as for KSPCG */
     if (!(sign * PetscRealPart(rz) > 0.0)) {
+      PetscBool done;
+
+      PetscCall(KSPMPCGFallBack(ksp, "the outer iteration found the preconditioner indefinite (r'Br <= 0)", &done));
+      if (done) { /* this iteration again, from the current residual, with single-precision copies */
+        m->start = i--;
+        continue;
+      }
       ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
       PetscCall(PetscInfo(ksp, "Indefinite preconditioner: r'Br = %g at outer iteration %" PetscInt_FMT "\n", (double)PetscRealPart(rz), i));
       break;
@@ -315,14 +337,28 @@ static PetscErrorCode KSPSolve_MPCG(KSP ksp)
           bestreplaced = tnorm;
           nfutile      = 0;
         } else if (++nfutile == 3) { /* the true residual no longer falls: the tolerance is below the attainable accuracy */
-          ksp->reason = KSP_DIVERGED_BREAKDOWN;
-          PetscCall(PetscInfo(ksp, "Stagnation: three residual replacements in a row left the true residual at %g (lowest %g): the tolerance is below the attainable accuracy\n", (double)tnorm, (double)bestreplaced));
+          PetscBool done;
+
+          PetscCall(KSPMPCGFallBack(ksp, "three residual replacements in a row left the true residual no lower", &done));
+          if (done) nfutile = 0;
+          else {
+            ksp->reason = KSP_DIVERGED_BREAKDOWN;
+            PetscCall(PetscInfo(ksp, "Stagnation: three residual replacements in a row left the true residual at %g (lowest %g): the tolerance is below the attainable accuracy\n", (double)tnorm, (double)bestreplaced));
+          }
         }
       }
     }
     if (!ksp->reason && KSPMPCGStagnated(m, PetscRealPart(gamma * PetscConj(gamma)) / (sign * PetscRealPart(m->eta[cur])))) {
-      ksp->reason = KSP_DIVERGED_BREAKDOWN;
-      PetscCall(PetscInfo(ksp, "Stagnation: %" PetscInt_FMT " outer iterations in a row decreased the energy norm of the error by less than rounding (residual %g)\n", m->stagits, (double)rnorm));
+      PetscBool done;
+
+      PetscCall(KSPMPCGFallBack(ksp, "the outer iteration stagnated", &done));
+      if (done) {
+        m->nflat = 0;
+        m->start = i + 1;
+      } else {
+        ksp->reason = KSP_DIVERGED_BREAKDOWN;
+        PetscCall(PetscInfo(ksp, "Stagnation: %" PetscInt_FMT " outer iterations in a row decreased the energy norm of the error by less than rounding (residual %g)\n", m->stagits, (double)rnorm));
+      }
     }
   }
   if (!ksp->reason) ksp->reason = KSP_DIVERGED_ITS;
@@ -584,6 +620,9 @@ static PetscErrorCode KSPDestroy_MPCG(KSP ksp)
    the true residual in a row find it no lower: the tolerance is then below the attainable accuracy.
    A slowly converging solve, however slow, is never stopped as stagnated; it ends at the iteration
    limit with `KSP_DIVERGED_ITS` as `KSPCG` would.
+   Where `PCSPCG`'s auto storage (the default, `PCSPCGSetStorage()`) keeps half-precision copies, an
+   indefinite preconditioner or stagnation first makes every copy single precision again, and the solve
+   goes on from its iterate; only single-precision copies end it so.
 
    References:
 +  * - A. Cevahir, A. Nukada and S. Matsuoka, Fast conjugate gradients with multiple GPUs, ICCS 2009, LNCS 5544, Springer

@@ -14,6 +14,11 @@
    zero. The product is y = D^{1/2} (S_offdiag + diag) (D^{1/2} x), the scalings and the diagonal in two passes over the
    vectors around the jagged kernel, arithmetic in single precision. Entries that half stores with fewer bits (subnormal)
    or as zero are counted and shown by the view; one beyond half's range is an error.
+
+   Auto storage (PCSPCG_STORAGE_AUTO) stores half where it pays and is safe, else single: the copy keeps dense blocks (a scalar
+   pJDS product is no faster in half: its x gathers, not its values, bound it), every diagonal entry is positive, every
+   scaled off-diagonal entry is at most 1 in magnitude (as a symmetric positive definite matrix's are), and no row loses to
+   underflow (entries stored subnormal or as zero) more than half's unit roundoff of its diagonal. The view says which.
 */
 #include <petscdevice_cuda.h>
 #include <petscjagged/private/matsinglekernels.cuh>
@@ -30,6 +35,8 @@ struct _n_MatSingleJagged {
   float                     *xs      = nullptr; /* half storage: D^{1/2} x, the product's scratch */
   float                     *diag    = nullptr; /* half storage: S's diagonal plus the rounding of its row's other entries, a row */
   PetscCount                 nsubnormal = 0, nzeroed = 0; /* half storage: nonzero entries of S stored subnormal, and stored as zero */
+  PCSPCGStorage              storage = PCSPCG_STORAGE_SINGLE; /* as asked */
+  char                       why[160] = "";                   /* auto storage that stores single precision: why */
 };
 
 namespace {
@@ -61,11 +68,26 @@ __host__ __device__ inline double RowScale(PetscInt r, const PetscInt *ai, const
   return 1.0;
 }
 
-/* Counts of S's entries as half stores them: [0] subnormal, [1] nonzero stored as zero, [2] beyond half's range */
+/*
+  What half does to S (HalfCount, counted by ScaledRow()): entries stored subnormal, nonzero entries stored as zero, entries beyond half's
+  range; and what auto storage refuses: off-diagonal entries above 1 in magnitude, rows whose diagonal entry is not positive, rows
+  that lose more than half's unit roundoff to underflow
+*/
+enum HalfCount {
+  kSubnormal,
+  kZeroed,
+  kBeyond,
+  kAboveOne,
+  kNotPositive,
+  kUnderflowRows,
+  kHalfCounts
+};
+
+/* The class of an entry of S as half stores it: kSubnormal, kZeroed, kBeyond, or -1 (a normal half or zero) */
 __host__ __device__ inline int HalfClass(double v)
 {
   const double a = fabs(v);
-  return a >= 65520.0 ? 2 : a != 0.0 && a <= 0x1p-25 ? 1 : a != 0.0 && a < jagged::kHalfMinNormal ? 0 : -1;
+  return a >= 65520.0 ? kBeyond : a != 0.0 && a <= 0x1p-25 ? kZeroed : a != 0.0 && a < jagged::kHalfMinNormal ? kSubnormal : -1;
 }
 
 /* d[r] = RowScale(r), and in single precision dscale[r] */
@@ -89,11 +111,11 @@ __host__ __device__ inline double HalfRounded(double v)
 
 /*
   Row r of S, aa[k] / (d[r] d[column]), in double into sval, its diagonal slot 0, and sdiag[r] = S(r, r) plus what rounding to half
-  changes in the row's other entries (the row sum kept); the other entries classified into counts
+  changes in the row's other entries (the row sum kept); counts[HalfCount] added to
 */
 __host__ __device__ inline void ScaledRow(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
 {
-  double dg = 0, lost = 0;
+  double dg = 0, lost = 0, under = 0;
 
   for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
     const double v = PetscRealPart(aa[k]) / (d[r] * d[aj[k]]);
@@ -103,25 +125,30 @@ __host__ __device__ inline void ScaledRow(PetscInt r, const PetscInt *ai, const 
       sval[k] = 0;
       continue;
     }
-    const int c = HalfClass(v);
+    const int    c = HalfClass(v);
+    const double e = v - HalfRounded(v);
 
     sval[k] = v;
-    lost += v - HalfRounded(v);
+    lost += e;
     if (c >= 0) counts[c]++;
+    if (c == kSubnormal || c == kZeroed) under += fabs(e);
+    if (fabs(v) > 1.0) counts[kAboveOne]++;
   }
+  if (!(dg > 0)) counts[kNotPositive]++;
+  if (under > jagged::kHalfUnitRoundoff) counts[kUnderflowRows]++;
   sdiag[r] = (float)(dg + lost);
 }
 
 /*
   ScaledRow() over the rows, each thread counting into its own registers and a warp adding its counts to counts[] once: an atomic an
-  entry serialised on the three counters (21.9 M entries of elasticity's matrix stored as zero took 18 ms)
+  entry serialised on the counters (21.9 M entries of elasticity's matrix stored as zero took 18 ms)
 */
 __global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
 {
-  unsigned long long mine[3] = {0, 0, 0};
+  unsigned long long mine[kHalfCounts] = {};
 
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) ScaledRow(r, ai, aj, aa, d, sval, sdiag, mine);
-  for (int c = 0; c < 3; c++) {
+  for (int c = 0; c < kHalfCounts; c++) {
     for (int delta = 16; delta > 0; delta /= 2) mine[c] += __shfl_down_sync(0xffffffffu, mine[c], delta);
     if (threadIdx.x % 32 == 0 && mine[c]) atomicAdd(counts + c, mine[c]);
   }
@@ -153,37 +180,49 @@ __global__ void ScaleOutKernel(int n, const float *scale, const float *sdiag, co
 #if !defined(PETSC_USE_COMPLEX)
 /*
   The half values of the pJDS copy c of the m x m block B (its CSR ai, aj, aa: device arrays where c is on the device): S's entries,
-  their counts, the kept diagonal, and D^{1/2}; the host loops are the twins of RowScaleKernel() and ScaledEntriesKernel()
+  the kept diagonal, D^{1/2}, and counts[kHalfCounts]; the host loops are the twins of RowScaleKernel() and ScaledEntriesKernel()
 */
-static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, unsigned long long counts[])
 {
-  MatSingleJagged    jg = c->jagged;
-  unsigned long long counts[3] = {0, 0, 0};
+  MatSingleJagged jg = c->jagged;
 
   PetscFunctionBegin;
   PetscCheck(c->ncols == m, PETSC_COMM_SELF, PETSC_ERR_SUP, "Half storage scales a square block symmetrically: %" PetscInt_FMT " rows, %" PetscInt_FMT " columns", m, c->ncols);
+  for (int k = 0; k < kHalfCounts; k++) counts[k] = 0;
   if (c->device) {
     double             *sval, *d;
     unsigned long long *dcounts;
     cudaStream_t        stream;
     const unsigned      nb = JaggedBlocks(m, kThreads, kMaxBlocks);
 
+    if (!jg->half) {
+      PetscCallCUDA(cudaMalloc((void **)&jg->half, sizeof(jagged::Half) * PetscMax(jg->format.nslots, 1)));
+      PetscCallCUDA(cudaMalloc((void **)&jg->scale, sizeof(float) * 3 * PetscMax(m, 1)));
+    }
+    jg->xs   = jg->scale + PetscMax(m, 1);
+    jg->diag = jg->xs + PetscMax(m, 1);
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(cudaMallocAsync((void **)&sval, sizeof(double) * (PetscMax(c->nnz, 1) + m) + sizeof(counts), stream));
+    PetscCallCUDA(cudaMallocAsync((void **)&sval, sizeof(double) * (PetscMax(c->nnz, 1) + m) + sizeof(unsigned long long) * kHalfCounts, stream));
     d       = sval + PetscMax(c->nnz, 1);
     dcounts = reinterpret_cast<unsigned long long *>(d + m);
-    PetscCallCUDA(cudaMemsetAsync(dcounts, 0, sizeof(counts), stream));
+    PetscCallCUDA(cudaMemsetAsync(dcounts, 0, sizeof(unsigned long long) * kHalfCounts, stream));
     RowScaleKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, jg->scale);
     PetscCallCUDA(cudaGetLastError());
     ScaledEntriesKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, sval, jg->diag, dcounts);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, sval, jg->half, stream));
-    PetscCallCUDA(cudaMemcpyAsync(counts, dcounts, sizeof(counts), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(counts, dcounts, sizeof(unsigned long long) * kHalfCounts, cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaFreeAsync(sval, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
   } else {
     double *sval, *d;
 
+    if (!jg->half) {
+      PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &jg->half));
+      PetscCall(PetscMalloc1(3 * PetscMax(m, 1), &jg->scale));
+    }
+    jg->xs   = jg->scale + PetscMax(m, 1);
+    jg->diag = jg->xs + PetscMax(m, 1);
     PetscCall(PetscMalloc2(PetscMax(c->nnz, 1), &sval, PetscMax(m, 1), &d));
     for (PetscInt r = 0; r < m; r++) {
       d[r]         = RowScale(r, ai, aj, aa);
@@ -193,94 +232,183 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
     jagged::FillValues(jg->format, sval, jg->half);
     PetscCall(PetscFree2(sval, d));
   }
-  PetscCheck(!counts[2], PETSC_COMM_SELF, PETSC_ERR_FP, "Half storage: %llu entries of the block scaled by its diagonal are beyond half precision's range (65504): use -pc_spcg_storage single", counts[2]);
-  jg->nsubnormal = (PetscCount)counts[0];
-  jg->nzeroed    = (PetscCount)counts[1];
+  jg->nsubnormal = (PetscCount)counts[kSubnormal];
+  jg->nzeroed    = (PetscCount)counts[kZeroed];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Why auto storage does not keep the half values that counts describe, into why (empty: it keeps them) */
+static PetscErrorCode HalfRefused(const unsigned long long counts[], char why[], size_t len)
+{
+  PetscFunctionBegin;
+  why[0] = 0;
+  if (counts[kNotPositive]) PetscCall(PetscSNPrintf(why, len, "%llu rows with a diagonal entry not positive", counts[kNotPositive]));
+  else if (counts[kAboveOne]) PetscCall(PetscSNPrintf(why, len, "%llu entries of the block scaled by its diagonal above 1 in magnitude", counts[kAboveOne]));
+  else if (counts[kUnderflowRows]) PetscCall(PetscSNPrintf(why, len, "%llu rows lose more than half's rounding to underflow", counts[kUnderflowRows]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+/* The single-precision values of the pJDS copy c (its format built) from B's values aa (device memory where c is on the device) */
+static PetscErrorCode MatSingleJaggedFillSingle(MatSingleBlock *c, const PetscScalar *aa)
+{
+  MatSingleJagged jg = c->jagged;
+
+  PetscFunctionBegin;
+  if (c->device) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    if (!c->a) PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(jg->format.nslots, 1)));
+    PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a), stream));
+  } else {
+    if (!c->a) PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &c->a));
+    jagged::FillValues(jg->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if !defined(PETSC_USE_COMPLEX)
+/* The half-precision arrays of the pJDS copy c freed: auto storage that stores single precision after all */
+static PetscErrorCode MatSingleJaggedFreeHalf(MatSingleBlock *c)
+{
+  MatSingleJagged jg = c->jagged;
+
+  PetscFunctionBegin;
+  if (c->device) {
+    PetscCallCUDA(cudaFree(jg->half));
+    PetscCallCUDA(cudaFree(jg->scale)); /* and xs, diag */
+  } else {
+    PetscCall(PetscFree(jg->half));
+    PetscCall(PetscFree(jg->scale));
+  }
+  jg->half  = NULL;
+  jg->scale = jg->xs = jg->diag = NULL;
+  jg->nsubnormal = jg->nzeroed = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
 
 /*
-  The block options of the pJDS copy of B (m x ncols): B's block size, from 2 to jagged::kMaxBlockSize, where it divides the rows
-  and columns, the build keeping blocks where dense blocks of the stored values (single or half precision) pay (jagged::BlocksPay())
+  The values of the pJDS copy c (its format built) from the m x m block's CSR ai, aj, aa (device arrays where c is on the device), in
+  the storage asked for (jg->storage; auto: half where the copy keeps dense blocks and HalfRefused() finds nothing, jg->why says why
+  not). *refused: auto tried half and refused it (the format was built for 2-byte values).
 */
-static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt ncols, PetscBool half, jagged::Options *options)
+static PetscErrorCode MatSingleJaggedFill(MatSingleBlock *c, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool *refused)
+{
+  MatSingleJagged jg = c->jagged;
+
+  PetscFunctionBegin;
+  *refused   = PETSC_FALSE;
+  jg->why[0] = 0;
+  if (jg->storage == PCSPCG_STORAGE_SINGLE) {
+    PetscCall(MatSingleJaggedFillSingle(c, aa));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if defined(PETSC_USE_COMPLEX)
+  PetscCall(PetscStrncpy(jg->why, "complex scalars", sizeof(jg->why)));
+#else
+  if (jg->storage == PCSPCG_STORAGE_AUTO && jg->format.bs == 1) PetscCall(PetscStrncpy(jg->why, "no dense blocks in the copy, and a scalar product is no faster in half", sizeof(jg->why)));
+  else {
+    unsigned long long counts[kHalfCounts];
+
+    PetscCall(MatSingleJaggedFillHalf(c, m, ai, aj, aa, counts));
+    PetscCheck(jg->storage != PCSPCG_STORAGE_HALF || !counts[kBeyond], PETSC_COMM_SELF, PETSC_ERR_FP, "Half storage: %llu entries of the block scaled by its diagonal are beyond half precision's range (65504): use -pc_spcg_storage single or auto", counts[kBeyond]);
+    if (jg->storage == PCSPCG_STORAGE_AUTO) PetscCall(HalfRefused(counts, jg->why, sizeof(jg->why)));
+    if (!jg->why[0]) {
+      if (c->device) PetscCallCUDA(cudaFree(c->a));
+      else PetscCall(PetscFree(c->a));
+      c->a = NULL; /* a refresh that keeps half after one that did not */
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(MatSingleJaggedFreeHalf(c));
+    *refused = PETSC_TRUE;
+  }
+#endif
+  PetscCall(MatSingleJaggedFillSingle(c, aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The block options of the pJDS copy of B (m x ncols): B's block size, from 2 to jagged::kMaxBlockSize, where it divides the rows
+  and columns, the build keeping blocks where dense blocks of values of vbytes bytes (single or half precision) pay (jagged::BlocksPay())
+*/
+static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt ncols, size_t vbytes, jagged::Options *options)
 {
   PetscInt rbs, cbs;
 
   PetscFunctionBegin;
-  options->block_auto_bytes = half ? (int)sizeof(jagged::Half) : (int)sizeof(PetscJaggedScalarSingle);
+  options->block_auto_bytes = (int)vbytes;
   PetscCall(MatGetBlockSizes(B, &rbs, &cbs));
   if (rbs == cbs && rbs >= 2 && rbs <= jagged::kMaxBlockSize && !(m % rbs) && !(ncols % rbs)) options->block_size = (int)rbs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), in single precision (half: its values in half precision, scaled
-  symmetrically by the diagonal; real scalars), of blocks where they move fewer bytes: on the device from B's device CSR (B a
-  MATSEQAIJCUSPARSE), or on the host
-*/
-PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PetscBool half, MatSingleBlock *c)
+/* The format of the pJDS copy c of the m x c->ncols block B from its CSR ai, aj (device arrays where c is on the device), its blocks kept where values of vbytes bytes pay */
+static PetscErrorCode MatSingleJaggedBuild(MatSingleBlock *c, Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, size_t vbytes)
 {
-  MatSingleJagged jg;
-  jagged::Status  st;
+  MatSingleJagged jg = c->jagged;
   jagged::Options options;
+  jagged::Status  st;
 
   PetscFunctionBegin;
-#if defined(PETSC_USE_COMPLEX)
-  half = PETSC_FALSE; /* complex scalars keep single storage */
-#endif
-  PetscCall(MatSingleJaggedBlockOptions(B, m, c->ncols, half, &options));
-  jg = new (std::nothrow) _n_MatSingleJagged;
-  PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
-  c->format = PCSPCG_FORMAT_PJDS;
-  c->ops    = &MatSingleBlockOpsPJDS;
-  c->jagged = jg;
-  c->nrows  = m;
-  if (device) {
-    const PetscInt *di, *dj;
-    PetscScalar    *da;
-    cudaStream_t    stream;
-    cudaError_t     cerr;
+  PetscCall(MatSingleJaggedBlockOptions(B, m, c->ncols, vbytes, &options));
+  if (c->device) {
+    cudaStream_t stream;
+    cudaError_t  cerr;
 
-    PetscCall(DeviceCSR(B, &di, &dj, &da));
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    jg->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
-    PetscCheck(jg->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
-    st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, di, dj, options, &jg->format, jg->dformat, stream, &cerr);
-    PetscCall(CheckStatus(st, cerr));
-    if (half) {
-#if !defined(PETSC_USE_COMPLEX)
-      PetscCallCUDA(cudaMalloc((void **)&jg->half, sizeof(jagged::Half) * PetscMax(jg->format.nslots, 1)));
-      PetscCallCUDA(cudaMalloc((void **)&jg->scale, sizeof(float) * 3 * PetscMax(m, 1)));
-      jg->xs   = jg->scale + PetscMax(m, 1);
-      jg->diag = jg->xs + PetscMax(m, 1);
-      PetscCall(MatSingleJaggedFillHalf(c, m, di, dj, da));
-#endif
-    } else {
-      PetscCallCUDA(cudaMalloc((void **)&c->a, sizeof(S) * PetscMax(jg->format.nslots, 1)));
-      PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, reinterpret_cast<const MatJaggedHostScalar *>(da), reinterpret_cast<MatJaggedHostSingle *>(c->a), stream));
+    if (jg->dformat) PetscCallCUDA(jagged::gpu::DeviceFormatDestroy(jg->dformat));
+    else {
+      jg->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
+      PetscCheck(jg->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
     }
+    st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format, jg->dformat, stream, &cerr);
+    PetscCall(CheckStatus(st, cerr));
   } else {
-    const PetscScalar *aa;
-
     st = jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format);
     PetscCall(CheckStatus(st, cudaSuccess));
-    PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-    if (half) {
-#if !defined(PETSC_USE_COMPLEX)
-      PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &jg->half));
-      PetscCall(PetscMalloc1(3 * PetscMax(m, 1), &jg->scale));
-      jg->xs   = jg->scale + PetscMax(m, 1);
-      jg->diag = jg->xs + PetscMax(m, 1);
-      PetscCall(MatSingleJaggedFillHalf(c, m, ai, aj, aa));
-#endif
-    } else {
-      PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &c->a));
-      jagged::FillValues(jg->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
-    }
-    PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), its values in storage (half: those of the block scaled
+  symmetrically by its diagonal; real scalars; auto: see MatSingleJaggedFill()), of blocks where they move fewer bytes: on the device
+  from B's device CSR (B a MATSEQAIJCUSPARSE), or on the host. When auto refuses half after a build for 2-byte values, the format is
+  built again for single precision's.
+*/
+PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGStorage storage, MatSingleBlock *c)
+{
+  MatSingleJagged    jg;
+  const PetscInt    *bi = ai, *bj = aj;
+  const PetscScalar *aa;
+  PetscScalar       *da  = NULL;
+  PetscBool          refused;
+  const size_t       one = sizeof(PetscJaggedScalarSingle);
+
+  PetscFunctionBegin;
+  jg = new (std::nothrow) _n_MatSingleJagged;
+  PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
+  jg->storage = storage;
+  c->format   = PCSPCG_FORMAT_PJDS;
+  c->ops      = &MatSingleBlockOpsPJDS;
+  c->jagged   = jg;
+  c->nrows    = m;
+  if (device) {
+    PetscCall(DeviceCSR(B, &bi, &bj, &da));
+    aa = da;
+  } else PetscCall(MatSeqAIJGetArrayRead(B, &aa));
+  PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX) ? one : sizeof(jagged::Half)));
+  PetscCall(MatSingleJaggedFill(c, m, bi, bj, aa, &refused));
+  if (refused && jg->format.bs > 1) { /* blocks that paid with 2-byte values may not with 4-byte ones */
+    if (device) PetscCallCUDA(cudaFree(c->a));
+    else PetscCall(PetscFree(c->a));
+    c->a = NULL;
+    PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, one));
+    PetscCall(MatSingleJaggedFillSingle(c, aa));
+  }
+  if (!device) PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -317,7 +445,8 @@ static PetscErrorCode MatSingleJaggedDescribe(const MatSingleBlock *c, const cha
   PetscFunctionBegin;
   if (f.bs > 1) PetscCall(PetscSNPrintf(layout, sizeof(layout), "dense %d x %d blocks with a 4-byte column each", f.bs, f.bs));
   else PetscCall(PetscSNPrintf(layout, sizeof(layout), "4-byte columns"));
-  if (jg->half) PetscCall(PetscSNPrintf(values, sizeof(values), "half-precision values of the block scaled by its diagonal (%" PetscCount_FMT " stored subnormal, %" PetscCount_FMT " as zero; the diagonal in single precision, row sums kept)", jg->nsubnormal, jg->nzeroed));
+  if (jg->half) PetscCall(PetscSNPrintf(values, sizeof(values), "half-precision values of the block scaled by its diagonal (%" PetscCount_FMT " stored subnormal, %" PetscCount_FMT " as zero; the diagonal in single precision, row sums kept%s)", jg->nsubnormal, jg->nzeroed, jg->storage == PCSPCG_STORAGE_AUTO ? "; chosen by auto storage" : ""));
+  else if (jg->why[0]) PetscCall(PetscSNPrintf(values, sizeof(values), "%s values (%s storage kept single precision: %s)", unit, PCSPCGStorages[jg->storage], jg->why));
   else PetscCall(PetscSNPrintf(values, sizeof(values), "%s values", unit));
   PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, values, layout, jagged::GetStats(f, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle)).product_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -380,29 +509,29 @@ static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
   return st.value_bytes + st.index_bytes + (jg->half ? 2 * sizeof(float) * c->nrows : 0); /* half: D^{1/2} and the diagonal too */
 }
 
-/* A host block's values again from B (same pattern): gathered into the slots */
+/* A host block's values again from B (same pattern), in the storage asked for (auto: decided again; the format kept) */
 static PetscErrorCode MatSingleJaggedRefreshHost(MatSingleBlock *c, Mat B)
 {
+  const PetscInt    *ai = NULL, *aj = NULL;
   const PetscScalar *aa;
+  PetscInt           m;
+  PetscBool          done, refused;
 
   PetscFunctionBegin;
   PetscAssert(!c->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host block only");
+  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
   PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-#if !defined(PETSC_USE_COMPLEX)
-  if (c->jagged->half) {
-    const PetscInt *ai, *aj;
-    PetscInt        m;
-    PetscBool       done;
-
-    PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
-    PetscCall(MatSingleJaggedFillHalf(c, m, ai, aj, aa));
-    PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
-  } else
-#endif
-    jagged::FillValues(c->jagged->format, reinterpret_cast<const MatJaggedHostScalar *>(aa), reinterpret_cast<MatJaggedHostSingle *>(c->a));
+  PetscCall(MatSingleJaggedFill(c, m, ai, aj, aa, &refused));
   PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
+  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the diagonal block of dm is a pJDS copy whose values are stored in half precision */
+PetscBool MatSingleHalf(const MatSingle *dm)
+{
+  return (PetscBool)(dm->d.format == PCSPCG_FORMAT_PJDS && dm->d.jagged && dm->d.jagged->half);
 }
 
 const MatSingleBlockOps MatSingleBlockOpsPJDS = {MatSingleJaggedMultHost, MatSingleJaggedMultDevice, MatSingleJaggedDescribe, MatSingleJaggedDestroy, MatSingleJaggedBytes, MatSingleJaggedRefreshHost};

@@ -12,7 +12,7 @@
 #include <petscjagged/private/jaggedcite.h>
 
 const char *const PCSPCGFormats[]  = {"auto", "csr", "dia", "pjds", "PCSPCGFormat", "PCSPCG_FORMAT_", NULL};
-const char *const PCSPCGStorages[] = {"single", "half", "PCSPCGStorage", "PCSPCG_STORAGE_", NULL};
+const char *const PCSPCGStorages[] = {"single", "half", "auto", "PCSPCGStorage", "PCSPCG_STORAGE_", NULL};
 
 PetscLogEvent PC_SPCG_Inner;
 
@@ -117,7 +117,11 @@ static PetscErrorCode PCReset_SPCG(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetUp_SPCG(PC pc)
+/*
+  The copies, the inner loop and the V-cycle image, in the storage PCSPCGStorageUsed() gives: at each set-up, and again
+  (the image made anew) when auto storage falls back to single precision during a solve
+*/
+static PetscErrorCode PCSPCGSetUpCopies(PC pc)
 {
   PC_SPCG       *s = (PC_SPCG *)pc->data;
   Mat            P = pc->pmat;
@@ -126,6 +130,8 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   char          *cuda;
   Vec            dinv = NULL;
   PCSPCGMG       keep;
+  PCSPCGStorage  storage = PCSPCGStorageUsed(pc);
+  PetscInt       bs;
   PetscErrorCode (*f)(void);
 
   PetscFunctionBegin;
@@ -142,11 +148,12 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &jagged, MATSEQPJDSCUDA, MATSEQJDSCUDA, MATMPIPJDSCUDA, MATMPIJDSCUDA, ""));
   if (jagged && gpu && (s->format == PCSPCG_FORMAT_AUTO || s->format == PCSPCG_FORMAT_DIA)) /* on a stencil DIA moves fewer bytes than the type's own copy */
     PetscCall(MatSingleCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
-  half = (PetscBool)(s->storage == PCSPCG_STORAGE_HALF && !PetscDefined(USE_COMPLEX));
+  PetscCall(MatGetBlockSize(P, &bs));
+  half = (PetscBool)(!PetscDefined(USE_COMPLEX) && (storage == PCSPCG_STORAGE_HALF || (storage == PCSPCG_STORAGE_AUTO && bs > 1))); /* auto: half only with blocks */
   if (s->hasblocks) { /* the jagged operator's DIA copy */
   } else if (hasSingle && !(jagged && half)) s->A = P;
   else if (seqaij || mpiaij || jagged) { /* a jagged operator in half: the copy of its (twin's) CSR */
-    PetscCall(MatSingleCreate(P, gpu, s->format, half, s->exchange, &s->copy));
+    PetscCall(MatSingleCreate(P, gpu, s->format, storage, s->exchange, &s->copy));
     s->hasblocks = PETSC_TRUE;
   } else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
@@ -188,7 +195,23 @@ static PetscErrorCode PCSetUp_SPCG(PC pc)
   PetscCall(VecDestroy(&dinv));
   if (s->own || (s->hasblocks && s->copy.d.format == PCSPCG_FORMAT_PJDS)) PetscCall(PetscJaggedCitePJDS()); /* a pJDS copy */
   s->napply = s->ninner = s->nindefinite = 0;
-  s->havedir                           = PETSC_FALSE;
+  s->napply0 = s->ninner0 = s->nindefinite0 = 0;
+  s->havedir                                = PETSC_FALSE;
+  s->halfauto                               = PETSC_FALSE;
+  if (storage == PCSPCG_STORAGE_AUTO) { /* the fallback's check runs where some process keeps half */
+    s->halfauto = (PetscBool)((s->hasblocks && MatSingleHalf(&s->copy)) || PCSPCGMGHalf(s->mg));
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &s->halfauto, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)pc)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_SPCG(PC pc)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  if (!pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN) s->fellback = PETSC_FALSE; /* another operator: auto tries half again */
+  PetscCall(PCSPCGSetUpCopies(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -226,6 +249,56 @@ static PetscErrorCode PCSPCGSetOuterState_SPCG(PC pc, PetscBool cont, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGGetStatistics(PC, PetscInt *, PetscInt *, PetscInt *, PetscReal *);
+
+/*
+  Auto storage that chose half: every copy made again in single precision (the V-cycle image too, not refreshed), for the rest of
+  the solve and until the operator's nonzero pattern or the storage changes; the outer state kept, the inner search direction
+  started anew, the statistics carried over. why: what made it. Composed as "PCSPCGFallBack_C", for KSPMPCG, which calls it where
+  its solve would otherwise end (an indefinite preconditioner, stagnation); *done: it fell back (false: no half copy to leave)
+*/
+static PetscErrorCode PCSPCGFallBack_SPCG(PC pc, const char *why, PetscBool *done)
+{
+  PC_SPCG  *s = (PC_SPCG *)pc->data;
+  PetscInt  napply, ninner, nindefinite;
+  PetscReal target = s->target;
+  PetscBool cont   = s->cont;
+
+  PetscFunctionBegin;
+  *done = (PetscBool)(s->halfauto && !s->fellback);
+  if (!*done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(pc, "Auto storage falls back to single precision: %s\n", why));
+  PetscCall(PCSPCGGetStatistics(pc, &napply, &ninner, &nindefinite, NULL));
+  s->fellback = PETSC_TRUE;
+  s->fallwhy  = why;
+  PetscCall(PCSPCGMGDestroy(&s->mg));
+  PetscCall(PCSPCGSetUpCopies(pc));
+  s->napply0      = napply;
+  s->ninner0      = ninner;
+  s->nindefinite0 = nindefinite;
+  s->nindeflast   = nindefinite;
+  PetscCall(PCSPCGSetOuterState_SPCG(pc, cont, target));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Auto storage with half copies, under KSPMPCG, before an application: an inner breakdown (p'Ap <= 0) in the previous one means the
+  half copies (or the operator) are not positive definite: PCSPCGFallBack_SPCG(). Reads the device loop's statistics (waits for it).
+*/
+static PetscErrorCode PCSPCGCheckHalf(PC pc)
+{
+  PC_SPCG  *s = (PC_SPCG *)pc->data;
+  PetscInt  nindefinite;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  if (!s->halfauto || s->fellback || s->target <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCSPCGGetStatistics(pc, NULL, NULL, &nindefinite, NULL));
+  if (nindefinite > s->nindeflast) PetscCall(PCSPCGFallBack_SPCG(pc, "an inner solve on the half copies broke down (p'Ap <= 0)", &done));
+  else s->nindeflast = nindefinite;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   z = B r: the inner CG in single precision on r / ||r||, then scaled back.
 
@@ -255,6 +328,7 @@ static PetscErrorCode PCApply_SPCG(PC pc, Vec rv, Vec zv)
     PetscCall(VecFlag(zv, PETSC_TRUE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(PCSPCGCheckHalf(pc));
   tol2 = PetscSqr(PCSPCGInnerTolerance(pc, rnorm));
   PetscCall(PetscLogEventBegin(PC_SPCG_Inner, pc, rv, zv, 0));
   if (s->dev) PetscCall(PCSPCGDeviceApply(pc, rv, rnorm, tol2, zv));
@@ -284,7 +358,7 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   if (flg) PetscCall(PCSPCGSetJacobi(pc, b));
   PetscCall(PetscOptionsEnum("-pc_spcg_format", "Format of the single-precision copy of an AIJ operator (of its diagonal block)", "PCSPCGSetFormat", PCSPCGFormats, (PetscEnum)s->format, (PetscEnum *)&format, &flg));
   if (flg) PetscCall(PCSPCGSetFormat(pc, format));
-  PetscCall(PetscOptionsEnum("-pc_spcg_storage", "Precision of the values of the pJDS single-precision copies (of the operator and the V-cycle's levels): single or half (scaled by the diagonal; real scalars)", "PCSPCGSetStorage", PCSPCGStorages, (PetscEnum)s->storage, (PetscEnum *)&storage, &flg));
+  PetscCall(PetscOptionsEnum("-pc_spcg_storage", "Precision of the values of the pJDS single-precision copies (of the operator and the V-cycle's levels): single, half (scaled by the diagonal; real scalars), or auto (half where blocks pay and it is safe)", "PCSPCGSetStorage", PCSPCGStorages, (PetscEnum)s->storage, (PetscEnum *)&storage, &flg));
   if (flg) PetscCall(PCSPCGSetStorage(pc, storage));
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
   if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
@@ -325,6 +399,9 @@ static PetscErrorCode PCSPCGGetStatistics(PC pc, PetscInt *napply, PetscInt *nin
     if (nindefinite) *nindefinite = s->nindefinite;
     if (floor) *floor = s->floor;
   }
+  if (napply) *napply += s->napply0; /* the applications before a fallback's set-up */
+  if (ninner) *ninner += s->ninner0;
+  if (nindefinite) *nindefinite += s->nindefinite0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -379,6 +456,8 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
   if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->storage == PCSPCG_STORAGE_HALF) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage asked: half precision for the pJDS copies%s\n", PetscDefined(USE_COMPLEX) ? " (complex scalars: single precision kept)" : " (DIA and CSR copies, off-diagonal blocks: single precision)"));
+  else if (s->storage == PCSPCG_STORAGE_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: %s\n", PetscDefined(USE_COMPLEX) ? "single precision (complex scalars)" : "half precision for the pJDS copies with dense blocks whose scaled entries are safe, else single"));
+  if (s->fellback) PetscCall(PetscViewerASCIIPrintf(viewer, "  auto storage fell back to single precision during a solve: %s\n", s->fallwhy));
   if (s->inner) {
     PCType type;
 
@@ -486,9 +565,10 @@ static PetscErrorCode PCSPCGSetStorage_SPCG(PC pc, PCSPCGStorage storage)
   PC_SPCG *s = (PC_SPCG *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(storage >= PCSPCG_STORAGE_SINGLE && storage <= PCSPCG_STORAGE_HALF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSPCGStorage %d", (int)storage);
-  if (storage != s->storage) pc->setupcalled = PETSC_FALSE; /* the copies are made at set-up */
-  s->storage = storage;
+  PetscCheck(storage >= PCSPCG_STORAGE_SINGLE && storage <= PCSPCG_STORAGE_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCSPCGStorage %d", (int)storage);
+  if (storage != s->storage || s->fellback) pc->setupcalled = PETSC_FALSE; /* the copies are made at set-up */
+  s->storage  = storage;
+  s->fellback = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -598,6 +678,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMGDenseMax_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFromOptionsInner_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetOuterState_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGFallBack_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -611,7 +692,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_rtol <0>                   - stop the inner iterations earlier at this relative residual (0: never), see `PCSPCGSetTolerance()`
 .  -pc_spcg_jacobi                     - Jacobi preconditioning inside the inner CG, see `PCSPCGSetJacobi()`
 .  -pc_spcg_format <auto,csr,dia,pjds> - format of the single-precision copy of an AIJ operator (of its diagonal block), see `PCSPCGSetFormat()`
-.  -pc_spcg_storage <single,half>       - precision of the values of the pJDS copies (operator, V-cycle levels), see `PCSPCGSetStorage()`
+.  -pc_spcg_storage <auto,single,half>  - precision of the values of the pJDS copies (operator, V-cycle levels), see `PCSPCGSetStorage()`
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
 .  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 .  -pc_spcg_mg <true>                  - an inner `PCMG` (`PCGAMG`) runs as a V-cycle in single precision where supported, see `PCSPCGSetMG()`
@@ -637,7 +718,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    right-hand side is scaled to unit norm before it is rounded to single precision. With `-pc_spcg_storage half`
    (`PCSPCGSetStorage()`, real scalars) the pJDS copies store the values of D^{-1/2} A D^{-1/2}, D = |diag(A)|, in IEEE half
    precision (2 bytes a value, arithmetic in single precision), a jagged operator's copy included (made then from its
-   CSR, not the type's own single-precision copy). An inner step
+   CSR, not the type's own single-precision copy); by default (auto) half only for copies kept in dense blocks whose scaled
+   entries are safe, and back to single precision during a solve where half limits it (`PCSPCGSetStorage()`). An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 
    Longer inner solves mean fewer outer iterations, whose double-precision work (product, projection
@@ -682,6 +764,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   s->exchange              = PETSC_JAGGED_EXCHANGE_AUTO;
   s->usemg                 = PETSC_TRUE;
   s->mgdensemax            = PCSPCG_MG_DENSE_MAX;
+  s->storage               = PCSPCG_STORAGE_AUTO;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
   pc->ops->apply           = PCApply_SPCG;
@@ -711,6 +794,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetMGDenseMax_C", PCSPCGGetMGDenseMax_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetFromOptionsInner_C", PCSPCGSetFromOptionsInner_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetOuterState_C", PCSPCGSetOuterState_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGFallBack_C", PCSPCGFallBack_SPCG));
   PetscCall(PetscJaggedCiteJDSCG());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1002,10 +1086,10 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
 
   Input Parameters:
 + pc      - the `PCSPCG` preconditioner
-- storage - `PCSPCG_STORAGE_SINGLE` (default) or `PCSPCG_STORAGE_HALF`
+- storage - `PCSPCG_STORAGE_AUTO` (default), `PCSPCG_STORAGE_SINGLE` or `PCSPCG_STORAGE_HALF`
 
   Options Database Key:
-. -pc_spcg_storage <single,half> - the storage
+. -pc_spcg_storage <auto,single,half> - the storage
 
   Level: advanced
 
@@ -1018,6 +1102,19 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
   A jagged operator (`MATPJDSCUDA`, `MATJDSCUDA`) then gets the copy made from its CSR, not its own single-precision copy.
   DIA and CSR copies and the off-diagonal blocks of MPI operators stay in single precision. Complex builds keep single
   precision (the view says so).
+
+  Auto storage stores half where it moves fewer bytes at the same speed and is safe, single precision elsewhere, copy by copy
+  (the operator's, each level's of the V-cycle, each process's diagonal block): half for a pJDS copy kept in dense blocks
+  (an operator of block size 2 or more, such as elasticity's; a scalar pJDS product is bounded by its gathers of x, not its
+  values, and is no faster in half), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
+  most 1 in magnitude (as for a symmetric positive definite A) and no row loses more than half's unit roundoff (2^-11) of its
+  diagonal to underflow; the view says, for each copy kept in single precision, why. During a solve under `KSPMPCG`, where
+  half copies are in use and an inner solve breaks down (p'Ap <= 0), or the outer iteration would end on an indefinite
+  preconditioner or stagnation, every copy is made again in single precision and the solve goes on from its current
+  iterate: the view says so and why, and the copies stay single until the operator's nonzero pattern or the storage
+  changes. The breakdown check reads the inner statistics from the GPU once an application. (An outer residual that falls
+  slower than the inner solves promised is no sign: the outer residual of single and half storage alike rises now and then
+  on ill-conditioned problems, measured on the checker problem of `mpcgtest`.)
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 

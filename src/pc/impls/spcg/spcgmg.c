@@ -474,7 +474,7 @@ static PetscErrorCode PCSPCGMGRestriction(PCSPCGMGLevel *lv, Mat R, PetscBool de
     }
   }
   PetscCall(PCSPCGMGIsAIJ(lv->R, &aij));
-  if (aij) PetscCall(MatSingleCreate(lv->R, device, PCSPCG_FORMAT_CSR, PETSC_FALSE, exchange, &lv->restr));
+  if (aij) PetscCall(MatSingleCreate(lv->R, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, exchange, &lv->restr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -631,7 +631,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
       *why = "an interpolation is not an AIJ matrix";
       break;
     }
-    PetscCall(MatSingleCreate(lv->P, device, PCSPCG_FORMAT_CSR, PETSC_FALSE, s->exchange, &lv->interp));
+    PetscCall(MatSingleCreate(lv->P, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, s->exchange, &lv->interp));
     lv->transposed = Rt; /* MatRestrict() by R^T = P: the restriction made explicit */
     PetscCall(PCSPCGMGRestriction(lv, R, device, s->exchange));
     if (!lv->restr.d.ops) {
@@ -654,7 +654,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
       PetscCall(PetscLogEventBegin(PC_SPCG_MGOperators, 0, 0, 0, 0));
-      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, (PetscBool)(s->storage == PCSPCG_STORAGE_HALF), s->exchange, &lv->op));
+      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, PCSPCGStorageUsed(pc), s->exchange, &lv->op));
       PetscCall(PetscLogEventEnd(PC_SPCG_MGOperators, 0, 0, 0, 0));
       lv->opp = &lv->op;
     }
@@ -710,7 +710,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     if (shared) PetscCall(MatSingleDestroy(&lv->op));
     else {
       if (lv->op.d.ops && now.Astate != lv->Astate && mg->device) PetscCall(MatSingleDestroy(&lv->op)); /* refreshhost is the host's */
-      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, (PetscBool)(s->storage == PCSPCG_STORAGE_HALF), s->exchange, &lv->op));
+      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, PCSPCGStorageUsed(pc), s->exchange, &lv->op));
       else if (now.Astate != lv->Astate) PetscCall(MatSingleRefreshHost(&lv->op, lv->A));
       lv->opp = &lv->op;
     }
@@ -719,7 +719,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
       if (Pt) PetscCall(MatTranspose(P, MAT_REUSE_MATRIX, &lv->P));
       if (mg->device) {
         PetscCall(MatSingleDestroy(&lv->interp));
-        PetscCall(MatSingleCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, PETSC_FALSE, s->exchange, &lv->interp));
+        PetscCall(MatSingleCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, s->exchange, &lv->interp));
       } else PetscCall(MatSingleRefreshHost(&lv->interp, lv->P));
     }
     if (now.Rstate != lv->Rstate) {
@@ -770,6 +770,14 @@ PetscErrorCode PCSPCGMGSetUp(PC pc, PetscBool gpu, PCSPCGMG keep)
     PetscCall(PetscInfo(pc, "The inner PCMG runs as a single-precision V-cycle on %" PetscInt_FMT " levels, %zu bytes, on the %s\n", s->mg->nlevels, s->mg->bytes, gpu ? "GPU" : "host"));
   } else PetscCall(PetscInfo(pc, "The inner PCMG is applied in double precision: %s\n", s->mgwhy));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether a level's own operator copy (not the one it shares with the inner CG) stores half-precision values on this process */
+PetscBool PCSPCGMGHalf(PCSPCGMG mg)
+{
+  for (PetscInt l = 1; mg && l < mg->nlevels; l++)
+    if (mg->level[l].op.d.ops && MatSingleHalf(&mg->level[l].op)) return PETSC_TRUE;
+  return PETSC_FALSE;
 }
 
 /*
