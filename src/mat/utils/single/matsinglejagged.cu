@@ -305,9 +305,7 @@ static PetscErrorCode MatSingleJaggedFill(MatSingleBlock *c, PetscInt m, const P
     PetscCall(MatSingleJaggedFillSingle(c, aa));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#if defined(PETSC_USE_COMPLEX)
-  PetscCall(PetscStrncpy(jg->why, "complex scalars", sizeof(jg->why)));
-#else
+#if !defined(PETSC_USE_COMPLEX) /* complex scalars keep single storage: the PC's view says so */
   if (jg->storage == PCSPCG_STORAGE_AUTO && jg->format.bs == 1) PetscCall(PetscStrncpy(jg->why, "no dense blocks in the copy, and a scalar product is no faster in half", sizeof(jg->why)));
   else {
     unsigned long long counts[kHalfCounts];

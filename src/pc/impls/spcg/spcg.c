@@ -149,7 +149,8 @@ static PetscErrorCode PCSPCGSetUpCopies(PC pc)
   if (jagged && gpu && (s->format == PCSPCG_FORMAT_AUTO || s->format == PCSPCG_FORMAT_DIA)) /* on a stencil DIA moves fewer bytes than the type's own copy */
     PetscCall(MatSingleCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
   PetscCall(MatGetBlockSize(P, &bs));
-  half = (PetscBool)(!PetscDefined(USE_COMPLEX) && (storage == PCSPCG_STORAGE_HALF || (storage == PCSPCG_STORAGE_AUTO && bs > 1))); /* auto: half only with blocks */
+  /* auto: half only with blocks, and not for a jagged operator, whose own copy needs no upload of its CSR in the first solve */
+  half = (PetscBool)(!PetscDefined(USE_COMPLEX) && (storage == PCSPCG_STORAGE_HALF || (storage == PCSPCG_STORAGE_AUTO && bs > 1 && !jagged)));
   if (s->hasblocks) { /* the jagged operator's DIA copy */
   } else if (hasSingle && !(jagged && half)) s->A = P;
   else if (seqaij || mpiaij || jagged) { /* a jagged operator in half: the copy of its (twin's) CSR */
@@ -453,7 +454,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     PetscCall((*c->ops->describe)(c, PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte", block, sizeof(block)));
     if (s->copy.halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s; off-diagonal block CSR, ghosts exchanged in single precision\n", block));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", block));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet"));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s%s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet", s->A && !s->own && s->storage == PCSPCG_STORAGE_AUTO ? " (auto storage keeps it: a half copy would upload the matrix's CSR in the first solve)" : ""));
   if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->storage == PCSPCG_STORAGE_HALF) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage asked: half precision for the pJDS copies%s\n", PetscDefined(USE_COMPLEX) ? " (complex scalars: single precision kept)" : " (DIA and CSR copies, off-diagonal blocks: single precision)"));
   else if (s->storage == PCSPCG_STORAGE_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: %s\n", PetscDefined(USE_COMPLEX) ? "single precision (complex scalars)" : "half precision for the pJDS copies with dense blocks whose scaled entries are safe, else single"));
@@ -1106,7 +1107,8 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
   Auto storage stores half where it moves fewer bytes at the same speed and is safe, single precision elsewhere, copy by copy
   (the operator's, each level's of the V-cycle, each process's diagonal block): half for a pJDS copy kept in dense blocks
   (an operator of block size 2 or more, such as elasticity's; a scalar pJDS product is bounded by its gathers of x, not its
-  values, and is no faster in half), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
+  values, and is no faster in half; a jagged operator keeps its own single-precision copy, as a half copy would be made from
+  its CSR, uploaded in the first solve), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
   most 1 in magnitude (as for a symmetric positive definite A) and no row loses more than half's unit roundoff (2^-11) of its
   diagonal to underflow; the view says, for each copy kept in single precision, why. During a solve under `KSPMPCG`, where
   half copies are in use and an inner solve breaks down (p'Ap <= 0), or the outer iteration would end on an indefinite
