@@ -3,6 +3,7 @@
 #   make test            ... then run the tests for both: PETSc's test harness (gmakefile.test) and ctest
 #   make install PREFIX=/opt/petsc-jagged [SCALAR=real|complex]
 #   make petsc           only the two PETSc installs;  make petsc-dir [SCALAR=complex] prints one
+#   make python          petsc4py built against each (part of make: the Python package's tests need it)
 #   make device-bundle   pack what the GPU machine needs into .device-bundle/ (see README)
 #   make demo            build what is missing and run the demos (GPU if there is one, else CPU)
 #   make bench           SpMV benchmark on this machine's GPU
@@ -15,7 +16,7 @@ JOBS    ?= $(shell nproc)
 petsc_prefix = $(shell scripts/build-petsc --scalar $(1) --print-prefix)
 other_scalar = $(if $(filter real,$(1)),complex,real)
 
-.PHONY: all nccl petsc petsc-dir test install device-bundle demo bench clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%)
+.PHONY: all nccl petsc petsc-dir python test install device-bundle demo bench clean $(SCALARS:%=petsc-%) $(SCALARS:%=plugin-%) $(SCALARS:%=python-%)
 
 all: petsc $(SCALARS:%=plugin-%)
 
@@ -31,12 +32,19 @@ nccl:
 petsc-dir:
 	@scripts/build-petsc --scalar $(SCALAR) --print-prefix
 
-# The other scalar type's PETSc, when built, is handed over for the "refuses a foreign PETSc" test.
-$(SCALARS:%=plugin-%): plugin-%: petsc-% nccl
+# petsc4py built against each PETSc (PyPI sdist, cached beside it): the Python package's tests
+$(SCALARS:%=python-%): python-%: petsc-%
+	scripts/build-petsc4py --scalar $*
+
+python: $(SCALARS:%=python-%)
+
+# The other scalar type's PETSc, when built, is handed over for the "refuses a foreign PETSc" test; petsc4py for the Python tests.
+$(SCALARS:%=plugin-%): plugin-%: petsc-% nccl python-%
 	@foreign=$(call petsc_prefix,$(call other_scalar,$*)); \
 	 [ -f $$foreign/.petsc-jagged-complete ] || foreign=; \
 	 cmake -S . -B $(BUILD)/$* -DCMAKE_BUILD_TYPE=Release \
-	   -DPETSC_DIR=$(call petsc_prefix,$*) -DPETSC_DIR_FOREIGN=$$foreign -DNCCL_DIR=$$(scripts/get-nccl --print-prefix)
+	   -DPETSC_DIR=$(call petsc_prefix,$*) -DPETSC_DIR_FOREIGN=$$foreign -DNCCL_DIR=$$(scripts/get-nccl --print-prefix) \
+	   -DPETSC4PY_DIR=$$(scripts/build-petsc4py --scalar $* --print-prefix)
 	cmake --build $(BUILD)/$* -j $(JOBS)
 
 # CPU tests for each scalar type: PETSc's test harness on the TEST blocks (gmakefile.test; fails on any
