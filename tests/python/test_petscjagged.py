@@ -84,7 +84,8 @@ check("KSPMPCGGetInnerIterations() counts the inner iterations", napply >= ksp.g
 ksp.destroy()
 
 B = A.convert("pjdscuda")
-check("the matrix converts to pJDS (host kernels)", B.getType().endswith("pjdscuda") and petscjagged.MatJaggedGetUseHost(B), B.getType())
+HOST = PETSc.Options().getBool("mat_jagged_host", False)
+check(f"the matrix converts to pJDS ({'host kernels' if HOST else 'GPU'})", B.getType().endswith("pjdscuda") and petscjagged.MatJaggedGetUseHost(B) == HOST, B.getType())
 nnz, stored = petscjagged.MatJaggedGetStorage(B)
 check("MatJaggedGetStorage(): the stored slots hold the nonzeros", stored >= nnz == int(A.getInfo(PETSc.Mat.InfoType.LOCAL)["nz_used"]), f"{stored} slots, {nnz} nonzeros")
 check("MatJaggedGetProductBytes() is a product's bytes", petscjagged.MatJaggedGetProductBytes(B) > 0)
@@ -93,13 +94,19 @@ single = np.complex64 if np.dtype(PETSc.ScalarType).kind == "c" else np.float32
 xv, yv = B.createVecs()
 xv.setRandom()
 B.mult(xv, yv)
-if B.getComm().getSize() == 1:  # the local parts of x and y: on more processes x's local part is not its ghosted columns
-    if petscjagged.MatJaggedGetUseHost(B):
-        xp, where = np, "NumPy arrays"
-    else:
+xp, where = np, "NumPy arrays"
+if not HOST:
+    try:
         import cupy as xp
 
         where = "CuPy arrays on the GPU"
+    except ImportError:
+        xp = None
+if B.getComm().getSize() > 1:
+    pass  # the local parts of x and y: on more processes x's local part is not its ghosted columns
+elif xp is None:
+    PETSc.Sys.Print("not checked: MatJaggedMultSingle() on the GPU (no CuPy here)")
+else:
     x32 = xp.asarray(xv.getArray(readonly=True).astype(single))
     y32 = xp.zeros(B.getLocalSize()[0], dtype=single)
     petscjagged.MatJaggedMultSingle(B, x32, y32)
