@@ -571,6 +571,22 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "auto storage fell back to single precision during a solve: .*|mpcg .*DIVERGED_INDEFINITE_[A-Z]+" | sed -E "s/DIVERGED_INDEFINITE_[A-Z]+/DIVERGED_INDEFINITE/"
       output_file: output/mpcgtest_auto_storage_fallback.out
    test:
+      # the same two on the GPU (AIJCUSPARSE operator, the inner loop on the GPU): auto's choice, and the fallback making the
+      # device loop again in the middle of a solve
+      suffix: gpu_auto_storage
+      requires: cuda_device !complex
+      nsize: {{1 2}}
+      args: -problem vector -n 10 -pc gamg -rtol 1e-10 -mpcg_pc_spcg_format pjds -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|fell back|(half-precision|4-byte) values [^,]*, [0-9]+ as zero; the diagonal in single precision, row sums kept; chosen by auto storage|storage auto: [^,]+" | sed -E "s/[0-9]+ stored subnormal, [0-9]+ as zero/N stored subnormal, M as zero/" | LC_ALL=C sort -u
+      output_file: output/mpcgtest_auto_storage.out
+   test:
+      suffix: gpu_auto_storage_fallback
+      requires: cuda_device !complex
+      nsize: {{1 2}}
+      args: -problem vector -n 8 -shift -2 -expect_breakdown -mpcg_pc_spcg_format pjds -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "auto storage fell back to single precision during a solve: .*|mpcg .*DIVERGED_INDEFINITE_[A-Z]+" | sed -E "s/DIVERGED_INDEFINITE_[A-Z]+/DIVERGED_INDEFINITE/"
+      output_file: output/mpcgtest_auto_storage_fallback.out
+   test:
       # complex builds keep single storage when half is asked, and say so
       suffix: view_half_complex
       requires: complex
