@@ -131,7 +131,6 @@ static PetscErrorCode PCSPCGSetUpCopies(PC pc)
   Vec            dinv = NULL;
   PCSPCGMG       keep;
   PCSPCGStorage  storage = PCSPCGStorageUsed(pc);
-  PetscInt       bs;
   PetscErrorCode (*f)(void);
 
   PetscFunctionBegin;
@@ -148,9 +147,9 @@ static PetscErrorCode PCSPCGSetUpCopies(PC pc)
   PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &jagged, MATSEQPJDSCUDA, MATSEQJDSCUDA, MATMPIPJDSCUDA, MATMPIJDSCUDA, ""));
   if (jagged && gpu && (s->format == PCSPCG_FORMAT_AUTO || s->format == PCSPCG_FORMAT_DIA)) /* on a stencil DIA moves fewer bytes than the type's own copy */
     PetscCall(MatSingleCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
-  PetscCall(MatGetBlockSize(P, &bs));
-  /* auto: half only with blocks, and not for a jagged operator, whose own copy needs no upload of its CSR in the first solve */
-  half = (PetscBool)(!PetscDefined(USE_COMPLEX) && (storage == PCSPCG_STORAGE_HALF || (storage == PCSPCG_STORAGE_AUTO && bs > 1 && !jagged)));
+  /* a jagged operator gets a half copy (made from its CSR) only when half is asked: auto keeps its own single-precision copy,
+     which needs no upload of that CSR in the first solve; an AIJ operator's copy decides auto block by block (MatSingleCreate()) */
+  half = (PetscBool)(!PetscDefined(USE_COMPLEX) && storage == PCSPCG_STORAGE_HALF);
   if (s->hasblocks) { /* the jagged operator's DIA copy */
   } else if (hasSingle && !(jagged && half)) s->A = P;
   else if (seqaij || mpiaij || jagged) { /* a jagged operator in half: the copy of its (twin's) CSR */
