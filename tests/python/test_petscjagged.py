@@ -116,6 +116,26 @@ else:
     err = np.max(np.abs(y32 - yv.getArray(readonly=True))) / np.max(np.abs(yv.getArray(readonly=True)))
     check(f"MatJaggedMultSingle() on {where} is A x in single precision", err < 1e-5, f"relative error {err:.2e}")
 
+# COO assembly from arrays where the data live: A's entries by MatSetPreallocationCOO() and petscjagged.MatSetValuesCOO(), its values
+# from a CuPy array on the GPU (NumPy with the host kernels); the product against the pJDS matrix made by MatSetValues()
+ai, aj, av = A.getValuesCSR()
+r0, r1 = A.getOwnershipRange()
+C = PETSc.Mat().create(A.getComm())
+C.setSizes(A.getSizes())
+C.setType("pjdscuda")
+C.setPreallocationCOO(np.repeat(np.arange(r0, r1, dtype=aj.dtype), np.diff(ai)), aj)
+values = av if xp is None or xp is np else xp.asarray(av)
+petscjagged.MatSetValuesCOO(C, values)
+petscjagged.MatSetValuesCOO(C, values, PETSc.InsertMode.ADD_VALUES)  # twice the values
+zc, zb = B.createVecs()
+C.mult(xv, zc)
+B.mult(xv, zb)
+zc.axpy(-2.0, zb)
+err = zc.norm() / zb.norm()
+check(f"MatSetValuesCOO() from {'a CuPy array' if values is not av else 'a NumPy array'}, inserted then added: 2 A x", err < 1e-14, f"relative error {err:.2e}")
+for o in (zc, zb, C):
+    o.destroy()
+
 ksp, res, reason = solve(B, "cagmres", lambda k: petscjagged.KSPCAGMRESSetBasis(k, "monomial"))
 check("KSPCAGMRES on the pJDS matrix reaches 1e-10", reason > 0 and res <= 1e-9, f"reason {reason}, residual {res:.2e}")
 check("an enum set by name reads back by name", petscjagged.KSPCAGMRESGetBasis(ksp) == "monomial", petscjagged.KSPCAGMRESGetBasis(ksp))

@@ -22,6 +22,9 @@
    `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
    before or after preallocation.
 
+   `MatSetPreallocationCOO()` and `MatSetValuesCOO()` are those of `MATMPIAIJ`; values in CUDA memory are taken too, copied
+   to the host CSR (the master copy) first, one copy of this process's values (`-info` says so).
+
    `MatCreateVecs()` gives `VECCUDA` vectors whose host copy is allocated when first used (as `VecDuplicate()` gives
    them): `VecCreate()` of a `VECMPICUDA` allocates a pinned host copy and zeroes it, a cost each solver's set-up would
    otherwise pay for its work vectors.
