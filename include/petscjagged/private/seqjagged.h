@@ -33,9 +33,6 @@ typedef struct {
   struct _MatOps  aijops;    /* MATSEQAIJ's operations, delegated to */
 
   PetscErrorCode (*aijretrievevalues)(Mat); /* MATSEQAIJ's MatRetrieveValues() */
-  PetscErrorCode (*aijpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* MATSEQAIJ's MatSetPreallocationCOO() */
-  PetscErrorCode (*aijsetvaluescoo)(Mat, const PetscScalar[], InsertMode);         /* MATSEQAIJ's MatSetValuesCOO() */
-  PetscCount ncoo;                                                                 /* the COO entries given to MatSetPreallocationCOO() */
 
   jagged::Format  *format;         /* index structure, NULL until built */
   PetscObjectState format_nzstate; /* A->nonzerostate the format was built for */
@@ -61,7 +58,6 @@ PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, 
 PETSC_INTERN PetscErrorCode MatSeqJaggedSetOptions(Mat, const Mat_SeqJagged *);
 PETSC_INTERN PetscErrorCode MatJaggedSetFromOptions_Private(Mat, PetscBool, PetscOptionItems);
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
-PETSC_INTERN PetscErrorCode MatJaggedSetValuesCOO_Private(Mat, PetscCount, const PetscScalar[], InsertMode, PetscErrorCode (*)(Mat, const PetscScalar[], InsertMode));
 PETSC_INTERN PetscErrorCode MatSeqJaggedDeviceCurrent(Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedScatterToCSR(Mat, PetscScalar[], cudaStream_t);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);

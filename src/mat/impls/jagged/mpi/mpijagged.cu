@@ -9,6 +9,7 @@
    block's and added there.
 */
 #include "mpijagged.h"
+#include <petscjagged/private/jaggedcoo.h>
 #include <petscjagged/private/jaggedhalo.h>
 #include <petscjagged/private/jaggednccl.h>
 #include <petscsf.h>
@@ -32,9 +33,6 @@ typedef struct {
   PetscJaggedExchange      exchange;      /* the path asked for the exchanges */
   struct _MatOps aijops; /* MATMPIAIJ's operations */
   PetscErrorCode (*aijpreallocation)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
-  PetscErrorCode (*aijpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* MATMPIAIJ's MatSetPreallocationCOO() */
-  PetscErrorCode (*aijsetvaluescoo)(Mat, const PetscScalar[], InsertMode);         /* MATMPIAIJ's MatSetValuesCOO() */
-  PetscCount ncoo;                                                                 /* the COO entries given to MatSetPreallocationCOO() */
 } Mat_MPIJagged;
 
 /* The options of the matrix to one of its jagged blocks */
@@ -631,8 +629,7 @@ static PetscErrorCode MatDestroy_MPIJagged(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MATMPIAIJ's COO assembly, the blocks marked changed after it (they are refreshed at their next use); values in GPU memory
-   taken too (MatJaggedSetValuesCOO_Private()) */
+/* The host values of A's blocks changed (MATMPIAIJ's COO assembly wrote them): their jagged copies are refreshed at their next use */
 static PetscErrorCode MatMPIJaggedBlocksChanged(Mat A)
 {
   Mat          b[2];
@@ -644,27 +641,6 @@ static PetscErrorCode MatMPIJaggedBlocksChanged(Mat A)
     PetscCall(MatSeqAIJGetArray(b[k], &a));
     PetscCall(MatSeqAIJRestoreArray(b[k], &a));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatSetPreallocationCOO_MPIJagged(Mat A, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[])
-{
-  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
-
-  PetscFunctionBegin;
-  PetscCall(j->aijpreallocationcoo(A, ncoo, coo_i, coo_j));
-  j->ncoo = ncoo;
-  PetscCall(MatMPIJaggedBlocksChanged(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatSetValuesCOO_MPIJagged(Mat A, const PetscScalar v[], InsertMode imode)
-{
-  Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
-
-  PetscFunctionBegin;
-  PetscCall(MatJaggedSetValuesCOO_Private(A, j->ncoo, v, imode, j->aijsetvaluescoo));
-  PetscCall(MatMPIJaggedBlocksChanged(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -687,12 +663,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->spptr      = j;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));
   PetscCheck(j->aijpreallocation, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ without MatMPIAIJSetPreallocation_C");
-  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetPreallocationCOO_C", &j->aijpreallocationcoo));
-  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetValuesCOO_C", &j->aijsetvaluescoo));
-  if (j->aijpreallocationcoo && j->aijsetvaluescoo) {
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSetPreallocationCOO_C", MatSetPreallocationCOO_MPIJagged));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSetValuesCOO_C", MatSetValuesCOO_MPIJagged));
-  }
+  PetscCall(MatJaggedComposeCOO(A, MatMPIJaggedBlocksChanged)); /* COO assembly: MATMPIAIJ's, values in GPU memory taken too */
   A->ops->assemblyend = MatAssemblyEnd_MPIJagged;
   A->ops->destroy     = MatDestroy_MPIJagged;
   A->ops->mult             = MatMult_MPIJagged;

@@ -21,6 +21,7 @@
 #include <petscjagged/private/jaggedbuild.cuh>
 #include <petscjagged/private/jaggedvalueops.cuh>
 #include <petscjagged/private/jaggedupload.h>
+#include <petscjagged/private/jaggedcoo.h>
 
 #include <new>
 
@@ -361,55 +362,6 @@ static PetscErrorCode MatRetrieveValues_SeqJagged(Mat A)
 {
   PetscFunctionBegin;
   PetscCall(((Mat_SeqJagged *)A->spptr)->aijretrievevalues(A));
-  PetscCall(MatSeqJaggedHostChanged(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  MatJaggedSetValuesCOO_Private - MatSetValuesCOO() of a jagged type through aij, the MatSetValuesCOO() of the MATSEQAIJ or
-  MATMPIAIJ it is built on, for the ncoo values v[] of MatSetPreallocationCOO()'s entries. The host CSR is the master copy:
-  values in GPU memory (a CUDA array handed over, say from CuPy) are copied to the host first, one copy of the ncoo values,
-  logged as such (-log_view's GpuToCpu) and said by -info. The jagged copies then take them as after MatSetValues(): the
-  caller marks them changed, and they are refreshed at their next use.
-*/
-PetscErrorCode MatJaggedSetValuesCOO_Private(Mat A, PetscCount ncoo, const PetscScalar v[], InsertMode imode, PetscErrorCode (*aij)(Mat, const PetscScalar[], InsertMode))
-{
-  PetscMemType mtype;
-  PetscScalar *hv;
-
-  PetscFunctionBegin;
-  PetscCall(PetscGetMemType(v, &mtype));
-  if (PetscMemTypeHost(mtype) || ncoo == 0) {
-    PetscCall(aij(A, v, imode));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCheck(PetscMemTypeCUDA(mtype), PETSC_COMM_SELF, PETSC_ERR_SUP, "COO values in %s memory: the jagged types take host or CUDA memory", PetscMemTypeToString(mtype));
-  PetscCall(PetscInfo(A, "COO values in GPU memory copied to the host CSR, the master copy: %" PetscCount_FMT " values\n", ncoo));
-  PetscCall(PetscMalloc1(ncoo, &hv));
-  PetscCallCUDA(cudaMemcpy(hv, v, sizeof(PetscScalar) * ncoo, cudaMemcpyDeviceToHost));
-  PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * ncoo));
-  PetscCall(aij(A, hv, imode));
-  PetscCall(PetscFree(hv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatSetPreallocationCOO_SeqJagged(Mat A, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[])
-{
-  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
-
-  PetscFunctionBegin;
-  PetscCall(j->aijpreallocationcoo(A, ncoo, coo_i, coo_j));
-  j->ncoo = ncoo;
-  PetscCall(MatSeqJaggedHostChanged(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatSetValuesCOO_SeqJagged(Mat A, const PetscScalar v[], InsertMode imode)
-{
-  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
-
-  PetscFunctionBegin;
-  PetscCall(MatJaggedSetValuesCOO_Private(A, j->ncoo, v, imode, j->aijsetvaluescoo));
   PetscCall(MatSeqJaggedHostChanged(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1253,8 +1205,7 @@ static PetscErrorCode MatSeqJaggedToSeqAIJ(Mat B)
   *B->ops = j->aijops;
   PetscCall(PetscMemzero(((MatSeqAIJHead *)B->data)->ops, sizeof(MatSeqAIJHeadOps)));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatRetrieveValues_C", j->aijretrievevalues));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", j->aijpreallocationcoo));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetValuesCOO_C", j->aijsetvaluescoo));
+  PetscCall(MatJaggedRemoveCOO(B));
   PetscCall(MatSeqJaggedReset(B));
   PetscCall(MatDestroy(&j->twin));
   PetscCall(PetscFree(B->spptr));
@@ -1407,13 +1358,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   a->ops->restorearraywrite  = MatSeqAIJRestoreArray_SeqJagged;
   PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatRetrieveValues_C", &j->aijretrievevalues));
   if (j->aijretrievevalues) PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatRetrieveValues_C", MatRetrieveValues_SeqJagged));
-  /* COO assembly: MATSEQAIJ's, with values in GPU memory taken too (MatJaggedSetValuesCOO_Private()) */
-  PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatSetPreallocationCOO_C", &j->aijpreallocationcoo));
-  PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatSetValuesCOO_C", &j->aijsetvaluescoo));
-  if (j->aijpreallocationcoo && j->aijsetvaluescoo) {
-    PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", MatSetPreallocationCOO_SeqJagged));
-    PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetValuesCOO_C", MatSetValuesCOO_SeqJagged));
-  }
+  PetscCall(MatJaggedComposeCOO(B, MatSeqJaggedHostChanged)); /* COO assembly: MATSEQAIJ's, values in GPU memory taken too */
   PetscCall(MatBindToCPU_SeqJagged(B, PETSC_FALSE));
   PetscCall(MatSeqJaggedComposeAll(B, type, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, type));
