@@ -17,9 +17,11 @@ ITS = {"C": re.compile(r", (\d+) its, "), "Python": re.compile(r", (\d+) iterati
 
 
 def parse(lines):
-    """{(n, ksp, program): [(first, repeated, its), ...]} and the GPU's name"""
-    runs, gpu, key = defaultdict(list), "?", None
+    """{(n, ksp, program): [(first, repeated, its), ...]}, the GPU's name and the example's arrays"""
+    runs, gpu, key, arrays = defaultdict(list), "?", None, "CuPy arrays"
     for line in lines:
+        if line.startswith("no CuPy"):  # the example's arrays were made on the host and copied up by PETSc
+            arrays = "host arrays, no CuPy"
         if line.startswith("GPU: "):
             gpu = line[5:].strip()
         m = HEADER.match(line.strip())
@@ -30,11 +32,11 @@ def parse(lines):
         if key and t and ITS[key[2]].search(line):
             runs[key].append((float(t[1]), float(t[2]), int(ITS[key[2]].search(line)[1])))
             key = None
-    return runs, gpu
+    return runs, gpu, arrays
 
 
-def table(runs, gpu):
-    out = [f"Python (petsc4py, CuPy arrays) against C, the same solve, {gpu}; medians of {{runs}} runs each; ratio Python / C", "",
+def table(runs, gpu, arrays):
+    out = [f"Python (petsc4py, {arrays}) against C, the same solve, {gpu}; medians of {{runs}} runs each; ratio Python / C", "",
            "| n (rows) | solver | C first s | Python first s | ratio | C repeated s | Python repeated s | ratio | iterations C / Python |",
            "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     counts = set()
