@@ -383,6 +383,22 @@ void CheckBlockedLayout()
 
 } // namespace
 
+/* SumCOO() (COO values into CSR order) against adding each COO entry to its nonzero, inserting and adding */
+template <typename T>
+void CheckSumCOO(std::mt19937 &rng)
+{
+  for (long long nnz : {0LL, 1LL, 17LL, 1000LL}) {
+    const CooMap         m   = RandomCooMap(nnz, rng);
+    const std::vector<T> coo = RandomVector<T>(m.ncoo, rng), csr0 = RandomVector<T>(nnz, rng);
+    for (bool add : {false, true}) {
+      std::vector<T> csr = csr0;
+      SumCOO(m.nnz, m.jmap.data(), m.perm.data(), coo.data(), csr.data(), add);
+      const double diff = RelativeDifference(csr, ReferenceSumCOO(m, coo, csr0, add));
+      JAGGED_CHECK(diff <= 1e-14, "SumCOO (%lld nonzeros, %lld COO entries, %s): differs from the reference by %g", nnz, m.ncoo, add ? "add" : "insert", diff);
+    }
+  }
+}
+
 int main()
 {
   std::mt19937 rng(20240611);
@@ -405,6 +421,8 @@ int main()
         nblocked++;
       }
   CheckBlockedLayout();
+  CheckSumCOO<double>(rng);
+  CheckSumCOO<std::complex<double>>(rng);
   std::printf("test_jaggedformat: %d matrix/format combinations, %d blocked ones, %d failures\n", nbuilt, nblocked, failures);
   return failures ? 1 : 0;
 }

@@ -376,6 +376,25 @@ void CheckHalfConversions(std::mt19937 &rng)
 
 } // namespace
 
+/* SumCOO() on the GPU against its host twin (the same additions in the same order: equal bit for bit), inserting and adding */
+template <typename T>
+void CheckSumCOO(std::mt19937 &rng)
+{
+  for (long long nnz : {0LL, 1LL, 17LL, 100000LL}) {
+    const CooMap         m   = RandomCooMap(nnz, rng);
+    const std::vector<T> coo = RandomVector<T>(m.ncoo, rng), csr0 = RandomVector<T>(nnz, rng);
+    DeviceVector<long long> djmap(m.jmap), dperm(m.perm);
+    DeviceVector<T>         dcoo(coo);
+    for (bool add : {false, true}) {
+      std::vector<T>  csr = csr0;
+      DeviceVector<T> dcsr(csr0);
+      SumCOO(m.nnz, m.jmap.data(), m.perm.data(), coo.data(), csr.data(), add);
+      CudaCheck(gpu::SumCOO(m.nnz, djmap.get(), dperm.get(), dcoo.get(), dcsr.get(), add, 0), "SumCOO");
+      JAGGED_CHECK(dcsr.download() == csr, "SumCOO (%lld nonzeros, %lld COO entries, %s): the GPU differs from the host twin", nnz, m.ncoo, add ? "add" : "insert");
+    }
+  }
+}
+
 int main()
 {
   std::mt19937 rng(20240611);
@@ -391,6 +410,8 @@ int main()
   CheckDiagonalTables(rng);
   CheckRandomDeviceBuilds(rng);
   CheckDeviceBuildErrors();
+  CheckSumCOO<double>(rng);
+  CheckSumCOO<std::complex<double>>(rng);
   for (int bs = 2; bs <= kMaxBlockSize; ++bs)
     for (const CSR &a : BlockedTestMatrices(bs, rng))
       for (const Options &o : BlockedTestOptions(bs)) {

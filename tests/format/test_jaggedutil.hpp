@@ -329,5 +329,38 @@ std::vector<MatT> CSRDiagonal(const CSR &a, const std::vector<MatT> &vals)
   return d;
 }
 
+/* A random map of COO entries to CSR nonzeros as MatSetPreallocationCOO() makes it: nnz nonzeros, each the target of 0 to 3 of
+   the ncoo COO entries (some entries target none: negative indices), perm in random order; target[c] is entry c's nonzero or -1 */
+struct CooMap {
+  long long              nnz, ncoo;
+  std::vector<long long> jmap, perm, target;
+};
+
+inline CooMap RandomCooMap(long long nnz, std::mt19937 &rng)
+{
+  CooMap m{nnz, 0, std::vector<long long>(nnz + 1, 0), {}, {}};
+  for (long long i = 0; i < nnz; ++i) m.jmap[i + 1] = m.jmap[i] + static_cast<long long>(rng() % 4);
+  m.ncoo = m.jmap[nnz] + static_cast<long long>(rng() % 5);
+  std::vector<long long> order(m.ncoo);
+  for (long long c = 0; c < m.ncoo; ++c) order[c] = c;
+  std::shuffle(order.begin(), order.end(), rng);
+  m.perm.assign(order.begin(), order.begin() + m.jmap[nnz]);
+  m.target.assign(m.ncoo, -1);
+  for (long long i = 0; i < nnz; ++i)
+    for (long long k = m.jmap[i]; k < m.jmap[i + 1]; ++k) m.target[m.perm[k]] = i;
+  return m;
+}
+
+/* The reference of SumCOO(): each COO entry added to its nonzero, in the order of the COO entries */
+template <typename T>
+std::vector<T> ReferenceSumCOO(const CooMap &m, const std::vector<T> &coo, const std::vector<T> &csr, bool add)
+{
+  std::vector<T> r(m.nnz, T(0));
+  if (add) r = csr;
+  for (long long c = 0; c < m.ncoo; ++c)
+    if (m.target[c] >= 0) r[m.target[c]] += coo[c];
+  return r;
+}
+
 } // namespace test
 } // namespace jagged

@@ -52,6 +52,12 @@ typedef struct {
      the state and pattern of this matrix it last took */
   Mat              twin;
   PetscObjectState twin_state, twin_nzstate;
+
+  /* COO assembly from GPU memory (jaggedcoo.c): the COO entries of nonzero i are perm[jmap[i] .. jmap[i+1]) (host, made by
+     MatSetPreallocationCOO(); device copies made at the first values from GPU memory) */
+  PetscCount  coo_nnz;
+  PetscCount *coo_jmap, *coo_perm;
+  long long  *coo_djmap, *coo_dperm;
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);

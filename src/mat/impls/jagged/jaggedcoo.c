@@ -1,8 +1,9 @@
 /*
    COO assembly of the jagged types (sequential and MPI): MatSetPreallocationCOO() and MatSetValuesCOO() of the MATSEQAIJ or
    MATMPIAIJ the type is built on, with values in CUDA memory taken too, and the jagged copies told that the host values
-   changed (they are refreshed at their next use). The host CSR is the master copy of these types, so values in GPU memory
-   (a CUDA array handed over, from CuPy say) are copied to the host first: one copy of the COO values, logged (-log_view's
+   changed (they are refreshed at their next use). Values in GPU memory (a CUDA array handed over, from CuPy say) go into the
+   jagged copy on the GPU where the type can (MatJaggedCOOOps.setvalues: the sequential types, summed there, the host CSR,
+   the master copy, updated after); elsewhere they are copied to the host first: one copy of the COO values, logged (-log_view's
    GpuToCpu) and said by -info.
 */
 #include <petscjagged/private/jaggedcoo.h>
@@ -11,7 +12,7 @@
 typedef struct {
   PetscErrorCode (*aijpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* the AIJ type's MatSetPreallocationCOO() */
   PetscErrorCode (*aijsetvaluescoo)(Mat, const PetscScalar[], InsertMode);         /* ... and MatSetValuesCOO() */
-  PetscErrorCode (*changed)(Mat);                                                  /* marks the jagged copies out of date */
+  MatJaggedCOOOps ops;                                                             /* the jagged type's part */
   PetscCount ncoo;                                                                 /* the entries given to MatSetPreallocationCOO() */
 } MatJaggedCOO;
 
@@ -29,12 +30,18 @@ static PetscErrorCode MatJaggedCOOGet(Mat A, MatJaggedCOO **coo)
 static PetscErrorCode MatSetPreallocationCOO_Jagged(Mat A, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[])
 {
   MatJaggedCOO *coo;
+  PetscInt     *ci = NULL, *cj = NULL;
 
   PetscFunctionBegin;
   PetscCall(MatJaggedCOOGet(A, &coo));
+  if (coo->ops.setmap) PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj)); /* the AIJ type may change the arrays it is given */
+  if (ci) PetscCall(PetscArraycpy(ci, coo_i, ncoo));
+  if (cj) PetscCall(PetscArraycpy(cj, coo_j, ncoo));
   PetscCall(coo->aijpreallocationcoo(A, ncoo, coo_i, coo_j));
   coo->ncoo = ncoo;
-  PetscCall(coo->changed(A));
+  if (coo->ops.setmap) PetscCall(coo->ops.setmap(A, ncoo, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  PetscCall(coo->ops.changed(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -43,10 +50,13 @@ static PetscErrorCode MatSetValuesCOO_Jagged(Mat A, const PetscScalar v[], Inser
   MatJaggedCOO *coo;
   PetscMemType  mtype;
   PetscScalar  *hv;
+  PetscBool     done = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(MatJaggedCOOGet(A, &coo));
   PetscCall(PetscGetMemType(v, &mtype));
+  if (coo->ncoo > 0 && coo->ops.setvalues) PetscCall(coo->ops.setvalues(A, v, mtype, imode, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
   if (PetscMemTypeHost(mtype) || coo->ncoo == 0) PetscCall(coo->aijsetvaluescoo(A, v, imode));
   else {
     PetscCheck(PetscMemTypeCUDA(mtype), PETSC_COMM_SELF, PETSC_ERR_SUP, "COO values in %s memory: the jagged types take host or CUDA memory", PetscMemTypeToString(mtype));
@@ -57,15 +67,15 @@ static PetscErrorCode MatSetValuesCOO_Jagged(Mat A, const PetscScalar v[], Inser
     PetscCall(coo->aijsetvaluescoo(A, hv, imode));
     PetscCall(PetscFree(hv));
   }
-  PetscCall(coo->changed(A));
+  PetscCall(coo->ops.changed(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  MatJaggedComposeCOO - A (just converted from its AIJ type) takes COO assembly as described above; changed marks its jagged
-  copies out of date. Does nothing where the AIJ type has no COO functions.
+  MatJaggedComposeCOO - A (just converted from its AIJ type) takes COO assembly as described above, with the type's part ops.
+  Does nothing where the AIJ type has no COO functions.
 */
-PetscErrorCode MatJaggedComposeCOO(Mat A, PetscErrorCode (*changed)(Mat))
+PetscErrorCode MatJaggedComposeCOO(Mat A, const MatJaggedCOOOps *ops)
 {
   MatJaggedCOO *coo;
 
@@ -73,7 +83,7 @@ PetscErrorCode MatJaggedComposeCOO(Mat A, PetscErrorCode (*changed)(Mat))
   PetscCall(PetscNew(&coo));
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetPreallocationCOO_C", &coo->aijpreallocationcoo));
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetValuesCOO_C", &coo->aijsetvaluescoo));
-  coo->changed = changed;
+  coo->ops = *ops;
   if (!coo->aijpreallocationcoo || !coo->aijsetvaluescoo) {
     PetscCall(PetscFree(coo));
     PetscFunctionReturn(PETSC_SUCCESS);

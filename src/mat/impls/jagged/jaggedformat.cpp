@@ -348,6 +348,16 @@ void ScatterValues(const Format &format, const MatT vals[], MatT csr_vals[])
   }
 }
 
+template <typename MatT>
+void SumCOO(long long nnz, const long long jmap[], const long long perm[], const MatT coo_vals[], MatT csr_vals[], bool add)
+{
+  for (long long i = 0; i < nnz; ++i) {
+    MatT sum = add ? csr_vals[i] : MatT(0);
+    for (long long k = jmap[i]; k < jmap[i + 1]; ++k) sum += coo_vals[perm[k]];
+    csr_vals[i] = sum;
+  }
+}
+
 Stats GetStats(const Format &f, size_t scalar_bytes)
 {
   Stats        st;
@@ -380,5 +390,7 @@ template void ScatterValues(const Format &, const double[], double[]);
 template void ScatterValues(const Format &, const float[], float[]);
 template void ScatterValues(const Format &, const std::complex<double>[], std::complex<double>[]);
 template void ScatterValues(const Format &, const std::complex<float>[], std::complex<float>[]);
+template void SumCOO(long long, const long long[], const long long[], const double[], double[], bool);
+template void SumCOO(long long, const long long[], const long long[], const std::complex<double>[], std::complex<double>[], bool);
 
 } // namespace jagged

@@ -294,6 +294,17 @@ __global__ void __launch_bounds__(kRowThreads) ScatterKernel(int nslots, const i
   if (pos >= 0) csr[pos] = LoadRO(vals + s);
 }
 
+/* csr[i] = (add ? csr[i] : 0) + the COO values of entry i, in the order of perm (as the host twin adds them) */
+template <typename M>
+__global__ void __launch_bounds__(kRowThreads) SumCOOKernel(long long nnz, const long long *__restrict__ jmap, const long long *__restrict__ perm, const M *__restrict__ coo, M *csr, bool add)
+{
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= nnz) return;
+  M sum = add ? csr[i] : M(0);
+  for (long long k = jmap[i]; k < jmap[i + 1]; ++k) sum += LoadRO(coo + perm[k]);
+  csr[i] = sum;
+}
+
 template <typename M>
 __global__ void __launch_bounds__(kRowThreads) ScaleKernel(int nslots, M *vals, M alpha)
 {
@@ -551,6 +562,14 @@ cudaError_t ScatterValues(const DeviceFormat &d, const MatT vals[], MatT csr_val
 }
 
 template <typename MatT>
+cudaError_t SumCOO(long long nnz, const long long jmap[], const long long perm[], const MatT coo_vals[], MatT csr_vals[], bool add, cudaStream_t stream)
+{
+  if (nnz == 0) return cudaSuccess;
+  SumCOOKernel<<<JaggedBlocks(nnz, kRowThreads), kRowThreads, 0, stream>>>(nnz, jmap, perm, Device(coo_vals), Device(csr_vals), add);
+  return cudaGetLastError();
+}
+
+template <typename MatT>
 cudaError_t GetDiagonal(const DeviceFormat &d, const MatT vals[], MatT diag[], cudaStream_t stream)
 {
   using M = DeviceScalar<MatT>;
@@ -602,6 +621,8 @@ JAGGED_GPU_INSTANTIATE_REFRESH(float, float);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<double>);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<float>);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<float>, std::complex<float>);
+template cudaError_t SumCOO(long long, const long long[], const long long[], const double[], double[], bool, cudaStream_t);
+template cudaError_t SumCOO(long long, const long long[], const long long[], const std::complex<double>[], std::complex<double>[], bool, cudaStream_t);
 
 } // namespace gpu
 } // namespace jagged

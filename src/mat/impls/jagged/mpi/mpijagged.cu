@@ -663,7 +663,11 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   A->spptr      = j;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));
   PetscCheck(j->aijpreallocation, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ without MatMPIAIJSetPreallocation_C");
-  PetscCall(MatJaggedComposeCOO(A, MatMPIJaggedBlocksChanged)); /* COO assembly: MATMPIAIJ's, values in GPU memory taken too */
+  {
+    const MatJaggedCOOOps coo = {MatMPIJaggedBlocksChanged, NULL, NULL}; /* COO assembly: MATMPIAIJ's, values in GPU memory through the host */
+
+    PetscCall(MatJaggedComposeCOO(A, &coo));
+  }
   A->ops->assemblyend = MatAssemblyEnd_MPIJagged;
   A->ops->destroy     = MatDestroy_MPIJagged;
   A->ops->mult             = MatMult_MPIJagged;
