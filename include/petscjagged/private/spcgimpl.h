@@ -125,6 +125,7 @@ struct _n_PCSPCGMG {
   Vec                      cb, cx;  /* its right-hand side and solution in double */
   const char              *coarsewhy; /* why the coarse solve is not dense */
   PetscInt                 nrefresh; /* set-ups since the image was made that refreshed its values only */
+  PetscBool                singlegraph; /* auto storage kept the levels' own copies single: one process, the CUDA graph asked for */
   PetscLogDouble           flops;   /* of one V-cycle */
   size_t                   bytes;   /* of the image: matrices, inverse diagonals, coarse inverse */
 };

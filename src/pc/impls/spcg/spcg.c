@@ -425,6 +425,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (!s->A && !s->hasblocks) where = "not set up yet";
   else if (s->dev && s->ingraph) where = s->mg ? "on the GPU, with the V-cycle, replayed as a CUDA graph" : "on the GPU, replayed as a CUDA graph";
+  else if (s->dev && s->mg && s->graph && size == 1 && s->mg->dense && PCSPCGMGHalf(s->mg)) where = "on the GPU, with the V-cycle (half-precision levels: not replayed as a CUDA graph)";
   else if (s->dev && s->mg && !s->mg->dense) where = "on the GPU, with the V-cycle, its coarse solve crossing the host at each iteration";
   else if (s->dev && s->mg && s->mg->counts) where = "on the GPU, with the V-cycle, its coarse right-hand side gathered through the host at each iteration";
   else if (s->dev) where = s->other ? "on the GPU, the host applying the inner preconditioner at each iteration" : (s->mg ? "on the GPU, with the V-cycle" : "on the GPU");
@@ -1109,7 +1110,10 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
   values, and is no faster in half; a jagged operator keeps its own single-precision copy, as a half copy would be made from
   its CSR, uploaded in the first solve), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
   most 1 in magnitude (as for a symmetric positive definite A) and no row loses more than half's unit roundoff (2^-11) of its
-  diagonal to underflow; the view says, for each copy kept in single precision, why. During a solve under `KSPMPCG`, where
+  diagonal to underflow; the view says, for each copy kept in single precision, why. On one process with the CUDA graph
+  (`PCSPCGSetUseCUDAGraph()`) auto keeps the levels of the V-cycle single: a graph with half-precision levels was followed by
+  a never-ending sparse matrix-matrix product of cuSPARSE in a later `PCGAMG` set-up, and half forced runs such a V-cycle
+  without the graph. During a solve under `KSPMPCG`, where
   half copies are in use and an inner solve breaks down (p'Ap <= 0), or the outer iteration would end on an indefinite
   preconditioner or stagnation, every copy is made again in single precision and the solve goes on from its current
   iterate: the view says so and why, and the copies stay single until the operator's nonzero pattern or the storage
@@ -1171,7 +1175,9 @@ PetscErrorCode PCSPCGGetStorage(PC pc, PCSPCGStorage *storage)
   Notes:
   Only the inner iterations on the GPU of a single process without an inner preconditioner applied in
   double precision are captured (with the V-cycle of an inner `PCMG`, unless its coarse solve is in double
-  precision); otherwise the setting has no effect.
+  precision); otherwise the setting has no effect. A V-cycle with half-precision levels (`PCSPCGSetStorage()`) is not
+  captured either: after such a graph had run, cuSPARSE's sparse matrix-matrix product in a later `PCGAMG` set-up of the
+  same process was seen never to end (CUDA 13.0).
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 

@@ -565,6 +565,25 @@ static PetscErrorCode PCSPCGMGShareOperator(PC pc, PCSPCGMGLevel *lv, PetscBool 
 }
 
 /* The right-hand side, solution, residual and Chebyshev iterates of level l (n rows), on the host or in one device allocation */
+/*
+  The storage of the levels' own operator copies: PCSPCG's, but auto keeps them single where the inner loop is replayed as a CUDA
+  graph (one process on the GPU, the graph asked for): after a graph with half-precision levels had run, cuSPARSE's SpGEMM in a
+  later PCGAMG set-up of the process never ended (bench/RESULTS.md, "A stop after MPCG"), and without the graph the V-cycle's
+  launches cost more than half saves (elasticity: 0.086 s a solve against 0.018 s)
+*/
+static PetscErrorCode PCSPCGMGStorage(PC pc, PetscBool device, PCSPCGStorage *storage, PetscBool *ingraph)
+{
+  PC_SPCG    *s = (PC_SPCG *)pc->data;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  *storage = PCSPCGStorageUsed(pc);
+  *ingraph = (PetscBool)(device && size == 1 && s->graph && *storage == PCSPCG_STORAGE_AUTO);
+  if (*ingraph) *storage = PCSPCG_STORAGE_SINGLE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSPCGMGLevelVectors(PCSPCGMG mg, PetscInt l, PCSPCGMGLevel *lv)
 {
   const PetscInt n = PetscMax(lv->n, 1);
@@ -585,8 +604,9 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
 {
   PC_SPCG *s    = (PC_SPCG *)pc->data;
   PC_MG   *pcmg = (PC_MG *)mgpc->data;
-  PCSPCGMG mg;
-  PetscInt L = pcmg->nlevels;
+  PCSPCGMG      mg;
+  PetscInt      L = pcmg->nlevels;
+  PCSPCGStorage storage;
 
   PetscFunctionBegin;
   *pmg = NULL;
@@ -595,6 +615,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
   PetscCall(PetscNew(&mg));
   mg->nlevels = L;
   mg->device  = device;
+  PetscCall(PCSPCGMGStorage(pc, device, &storage, &mg->singlegraph));
   PetscCall(PetscCalloc1(L, &mg->level));
   for (PetscInt l = 0; l < L && !*why; l++) { /* the operators first: all must be AIJ matrices */
     PCSPCGMGLevel *lv = &mg->level[l];
@@ -654,7 +675,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
       PetscCall(PetscLogEventBegin(PC_SPCG_MGOperators, 0, 0, 0, 0));
-      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, PCSPCGStorageUsed(pc), s->exchange, &lv->op));
+      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, storage, s->exchange, &lv->op));
       PetscCall(PetscLogEventEnd(PC_SPCG_MGOperators, 0, 0, 0, 0));
       lv->opp = &lv->op;
     }
@@ -674,11 +695,13 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
 */
 static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *same, const char **why)
 {
-  PC_SPCG *s    = (PC_SPCG *)pc->data;
-  PC_MG   *pcmg = (PC_MG *)mgpc->data;
+  PC_SPCG      *s    = (PC_SPCG *)pc->data;
+  PC_MG        *pcmg = (PC_MG *)mgpc->data;
+  PCSPCGStorage storage;
 
   PetscFunctionBegin;
   *same = PETSC_FALSE;
+  PetscCall(PCSPCGMGStorage(pc, mg->device, &storage, &mg->singlegraph));
   PetscCall(PCSPCGMGSupported(mgpc, why));
   if (*why || pcmg->nlevels != mg->nlevels) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt l = 0; l < mg->nlevels; l++) { /* the same matrices with the same patterns */
@@ -710,7 +733,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     if (shared) PetscCall(MatSingleDestroy(&lv->op));
     else {
       if (lv->op.d.ops && now.Astate != lv->Astate && mg->device) PetscCall(MatSingleDestroy(&lv->op)); /* refreshhost is the host's */
-      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, PCSPCGStorageUsed(pc), s->exchange, &lv->op));
+      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, storage, s->exchange, &lv->op));
       else if (now.Astate != lv->Astate) PetscCall(MatSingleRefreshHost(&lv->op, lv->A));
       lv->opp = &lv->op;
     }
@@ -799,6 +822,7 @@ PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (mg->singlegraph && !PetscDefined(USE_COMPLEX)) PetscCall(PetscViewerASCIIPrintf(viewer, "  auto storage keeps the levels' copies single: on one process the V-cycle is replayed as a CUDA graph\n"));
   for (PetscInt l = mg->nlevels - 1; l > 0; l--) {
     const PCSPCGMGLevel *lv     = &mg->level[l];
     PetscInt             nnz[2] = {lv->interp.d.nnz + lv->interp.o.nnz, lv->restr.d.nnz + lv->restr.o.nnz};
