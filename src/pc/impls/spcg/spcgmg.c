@@ -822,7 +822,17 @@ PetscErrorCode PCSPCGMGView(PCSPCGMG mg, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (mg->singlegraph && !PetscDefined(USE_COMPLEX)) PetscCall(PetscViewerASCIIPrintf(viewer, "  auto storage keeps the levels' copies single: on one process the V-cycle is replayed as a CUDA graph\n"));
+  if (mg->singlegraph && !PetscDefined(USE_COMPLEX)) { /* said where auto could have chosen half: a level's own copy in dense blocks */
+    PetscBool blocked = PETSC_FALSE;
+
+    for (PetscInt l = 1; l < mg->nlevels; l++) {
+      PetscInt bs;
+
+      PetscCall(MatGetBlockSize(mg->level[l].A, &bs));
+      if (mg->level[l].opp == &mg->level[l].op && bs > 1) blocked = PETSC_TRUE;
+    }
+    if (blocked) PetscCall(PetscViewerASCIIPrintf(viewer, "  auto storage keeps the levels' copies single: on one process the V-cycle is replayed as a CUDA graph\n"));
+  }
   for (PetscInt l = mg->nlevels - 1; l > 0; l--) {
     const PCSPCGMGLevel *lv     = &mg->level[l];
     PetscInt             nnz[2] = {lv->interp.d.nnz + lv->interp.o.nnz, lv->restr.d.nnz + lv->restr.o.nnz};
