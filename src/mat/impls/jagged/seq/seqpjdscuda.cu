@@ -45,8 +45,8 @@
    Notes:
    Vectors must be `VECCUDA` (`MatCreateVecs()` gives them). Uses 32-bit indices.
 
-   `MatSetPreallocationCOO()` and `MatSetValuesCOO()` are those of `MATSEQAIJ`; values in CUDA memory are taken too, copied
-   to the host CSR (the master copy) first, one copy of the values (`-info` says so).
+   `MatSetPreallocationCOO()` and `MatSetValuesCOO()` are those of `MATSEQAIJ`; values in CUDA memory are taken too: summed
+   into the jagged copy on the GPU, then copied to the host CSR (the master copy), one copy of the matrix's values.
 
    `MatSetFromOptions()` reads the options, under the matrix's prefix; a matrix PETSc creates by
    `MatConvert()`, `MatDuplicate()` or a product reads none (a duplicate takes those of its original).
