@@ -568,8 +568,8 @@ static PetscErrorCode PCSPCGMGShareOperator(PC pc, PCSPCGMGLevel *lv, PetscBool 
 /*
   The storage of the levels' own operator copies: PCSPCG's, but auto keeps them single where the inner loop is replayed as a CUDA
   graph (one process on the GPU, the graph asked for): after a graph with half-precision levels had run, cuSPARSE's SpGEMM in a
-  later PCGAMG set-up of the process never ended (bench/RESULTS.md, "A stop after MPCG"), and without the graph the V-cycle's
-  launches cost more than half saves (elasticity: 0.086 s a solve against 0.018 s)
+  later PCGAMG set-up of the process never ended, and without the graph the V-cycle's launches cost more than half saves
+  (both measured in bench/RESULTS.md, "A stop after MPCG")
 */
 static PetscErrorCode PCSPCGMGStorage(PC pc, PetscBool device, PCSPCGStorage *storage, PetscBool *ingraph)
 {
