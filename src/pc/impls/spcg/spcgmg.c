@@ -564,7 +564,6 @@ static PetscErrorCode PCSPCGMGShareOperator(PC pc, PCSPCGMGLevel *lv, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The right-hand side, solution, residual and Chebyshev iterates of level l (n rows), on the host or in one device allocation */
 /*
   The storage of the levels' own operator copies: PCSPCG's, but auto keeps them single where the inner loop is replayed as a CUDA
   graph (one process on the GPU, the graph asked for): after a graph with half-precision levels had run, cuSPARSE's SpGEMM in a
@@ -584,6 +583,7 @@ static PetscErrorCode PCSPCGMGStorage(PC pc, PetscBool device, PCSPCGStorage *st
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The right-hand side, solution, residual and Chebyshev iterates of level l (n rows), on the host or in one device allocation */
 static PetscErrorCode PCSPCGMGLevelVectors(PCSPCGMG mg, PetscInt l, PCSPCGMGLevel *lv)
 {
   const PetscInt n = PetscMax(lv->n, 1);
