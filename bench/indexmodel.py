@@ -9,6 +9,9 @@ Cuthill-McKee, it counts how many nonzeros a 16-bit index could hold without a p
                  rows whose columns span less than 65536, and the nonzeros in them
   block base     column = base + uint16 offset, base = the smallest column of a block of 32 consecutive rows (one register
                  a block, loaded once): the blocks whose columns span less than 65536, and the nonzeros in them
+  4 row bases    column = base[sel] + 14-bit offset, sel a 2-bit selector in the index, up to 4 bases a row (loaded once a
+                 row: 16 bytes a row): the rows whose columns fall in at most 4 clusters (a new cluster after a gap of
+                 16384 or more) each spanning less than 16384, and the nonzeros in them (bases counted in the bytes)
 
 and what a nonzero would move (value + index, padding left out) where the rest keeps 4-byte indices.
 
@@ -59,10 +62,20 @@ def stats(a, label):
             blocks_ok += 1
             span_ok += c.size
     bandwidth = int(np.abs(off).max()) if nnz else 0
-    for name, fit in (("row-relative int16", row_rel), ("row base + uint16", row_base), ("block base + uint16", span_ok)):
+    gap = np.zeros(nnz, bool)
+    gap[1:] = (np.diff(a.indices) >= 16384) & (rows[1:] == rows[:-1])
+    gap[a.indptr[:-1][nonempty]] = True  # a cluster starts at each row's first nonzero and after each large gap
+    first = np.flatnonzero(gap)
+    wide = (np.maximum.reduceat(a.indices, first) - np.minimum.reduceat(a.indices, first)) >= 16384 if nnz else np.array([], bool)
+    crow = rows[first]
+    nclus = np.bincount(crow, minlength=m)
+    badrow = np.zeros(m, bool)
+    badrow[crow[wide]] = True
+    four = int(lens[(nclus <= 4) & ~badrow].sum())
+    for name, fit, extra in (("row-relative int16", row_rel, 0), ("row base + uint16", row_base, 4 * m / nnz), ("block base + uint16", span_ok, 0), ("4 row bases, 2 + 14 bits", four, 16 * m / nnz)):
         frac = fit / nnz
-        single = 4 + 2 * frac + 4 * (1 - frac)  # 4-byte value, 2- or 4-byte index
-        half = 2 + 2 * frac + 4 * (1 - frac)
+        single = 4 + 2 * frac + 4 * (1 - frac) + extra  # 4-byte value, 2- or 4-byte index, the bases
+        half = 2 + 2 * frac + 4 * (1 - frac) + extra
         print(f"| {label} | {m:,} | {nnz:,} | {bandwidth:,} | {name} | {100 * frac:.1f} % | {single:.2f} | {half:.2f} |")
     print(f"|  |  |  |  | blocks of 32 rows spanning < 65536 columns | {100 * blocks_ok / nb:.1f} % of {nb:,} |  |  |")
 
