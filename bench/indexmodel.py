@@ -15,7 +15,7 @@ Cuthill-McKee, it counts how many nonzeros a 16-bit index could hold without a p
 
 and what a nonzero would move (value + index, padding left out) where the rest keeps 4-byte indices.
 
-  bench/indexmodel.py FILE [FILE ...]
+  bench/indexmodel.py FILE [FILE ...]     (SciPy: pip install scipy)
 """
 import sys
 
