@@ -55,3 +55,13 @@ typedef struct {
   void             *submatis1;
   MatSeqAIJHeadOps  ops[1];
 } MatSeqAIJHead;
+
+/* MatCOOStruct_SeqAIJ of aij.h: the map MATSEQAIJ's MatSetPreallocationCOO() makes and composes as "__PETSc_MatCOOStruct_Host"
+   (the entries of nonzero i are perm[jmap[i] .. jmap[i + 1]), those of MatSetValuesCOO()'s v[]) */
+typedef struct {
+  PetscInt    nz;
+  PetscCount  n;
+  PetscCount  Atot;
+  PetscCount *jmap;
+  PetscCount *perm;
+} MatSeqAIJCOOHead;

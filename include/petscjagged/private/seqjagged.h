@@ -53,11 +53,9 @@ typedef struct {
   Mat              twin;
   PetscObjectState twin_state, twin_nzstate;
 
-  /* COO assembly from GPU memory (jaggedcoo.c): the COO entries of nonzero i are perm[jmap[i] .. jmap[i+1]) (host, made by
-     MatSetPreallocationCOO(); device copies made at the first values from GPU memory) */
-  PetscCount  coo_nnz;
-  PetscCount *coo_jmap, *coo_perm;
-  long long  *coo_djmap, *coo_dperm;
+  /* COO assembly from GPU memory (jaggedcoo.c): device copies of the jmap and perm arrays of MATSEQAIJ's COO map, made at the
+     first values from GPU memory after MatSetPreallocationCOO() */
+  long long *coo_djmap, *coo_dperm;
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);

@@ -2,9 +2,9 @@
    COO assembly of the jagged types (sequential and MPI): MatSetPreallocationCOO() and MatSetValuesCOO() of the MATSEQAIJ or
    MATMPIAIJ the type is built on, with values in CUDA memory taken too, and the jagged copies told that the host values
    changed (they are refreshed at their next use). Values in GPU memory (a CUDA array handed over, from CuPy say) go into the
-   jagged copy on the GPU where the type can (MatJaggedCOOOps.setvalues: the sequential types, summed there, the host CSR,
-   the master copy, updated after); elsewhere they are copied to the host first: one copy of the COO values, logged (-log_view's
-   GpuToCpu) and said by -info.
+   jagged copy on the GPU where the type can (MatJaggedCOOOps.setvalues: the sequential types, summed there through MATSEQAIJ's
+   own COO map, the host CSR, the master copy, updated after); elsewhere they are copied to the host first: one copy of the
+   COO values, logged (-log_view's GpuToCpu) and said by -info.
 */
 #include <petscjagged/private/jaggedcoo.h>
 #include <petscdevice_cuda.h>
@@ -30,17 +30,12 @@ static PetscErrorCode MatJaggedCOOGet(Mat A, MatJaggedCOO **coo)
 static PetscErrorCode MatSetPreallocationCOO_Jagged(Mat A, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[])
 {
   MatJaggedCOO *coo;
-  PetscInt     *ci = NULL, *cj = NULL;
 
   PetscFunctionBegin;
   PetscCall(MatJaggedCOOGet(A, &coo));
-  if (coo->ops.setmap) PetscCall(PetscMalloc2(ncoo, &ci, ncoo, &cj)); /* the AIJ type may change the arrays it is given */
-  if (ci) PetscCall(PetscArraycpy(ci, coo_i, ncoo));
-  if (cj) PetscCall(PetscArraycpy(cj, coo_j, ncoo));
   PetscCall(coo->aijpreallocationcoo(A, ncoo, coo_i, coo_j));
   coo->ncoo = ncoo;
-  if (coo->ops.setmap) PetscCall(coo->ops.setmap(A, ncoo, ci, cj));
-  PetscCall(PetscFree2(ci, cj));
+  if (coo->ops.preallocated) PetscCall(coo->ops.preallocated(A));
   PetscCall(coo->ops.changed(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -23,7 +23,6 @@
 #include <petscjagged/private/jaggedupload.h>
 #include <petscjagged/private/jaggedcoo.h>
 
-#include <algorithm>
 #include <new>
 
 PetscLogEvent MAT_JAGGED_Build, MAT_JAGGED_Refresh, MAT_JAGGED_MultSingle;
@@ -360,109 +359,62 @@ PetscErrorCode MatSeqJaggedScatterToCSR(Mat A, PetscScalar csr[], cudaStream_t s
 
 /* ---------------------------------------------------------------- COO assembly from GPU memory (jaggedcoo.c) */
 
-static_assert(sizeof(PetscCount) == sizeof(long long), "the COO map's host arrays are handed to SumCOO() as long long");
+static_assert(sizeof(PetscCount) == sizeof(long long), "MATSEQAIJ's COO map is handed to SumCOO() as long long");
 
+/* The device copies of MATSEQAIJ's COO map dropped (after a new MatSetPreallocationCOO(), or when A goes) */
 static PetscErrorCode MatSeqJaggedFreeCOOMap(Mat A)
 {
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree2(j->coo_jmap, j->coo_perm));
   PetscCall(MatSeqJaggedDeviceFree(j->coo_djmap));
   PetscCall(MatSeqJaggedDeviceFree(j->coo_dperm));
   j->coo_djmap = j->coo_dperm = NULL;
-  j->coo_nnz                  = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* After MATSEQAIJ's MatSetPreallocationCOO(): the nonzero of the host CSR each COO entry (i, j) lands in, as jmap and perm
-   (entries with a negative index land nowhere), the entries of a nonzero in their COO order */
-static PetscErrorCode MatSeqJaggedSetCOOMap(Mat A, PetscCount ncoo, const PetscInt coo_i[], const PetscInt coo_j[])
-{
-  Mat_SeqJagged     *j = (Mat_SeqJagged *)A->spptr;
-  const int         *ia, *ja;
-  const PetscScalar *aa;
-  PetscCount        *pos, nnz;
-
-  PetscFunctionBegin;
-  PetscCall(MatSeqJaggedFreeCOOMap(A));
-  PetscCall(MatSeqJaggedGetCSR(A, &ia, &ja, &aa));
-  nnz = A->rmap->n > 0 ? ia[A->rmap->n] : 0;
-  PetscCall(PetscMalloc1(ncoo, &pos));
-  PetscCall(PetscMalloc2(nnz + 1, &j->coo_jmap, ncoo, &j->coo_perm));
-  PetscCall(PetscArrayzero(j->coo_jmap, nnz + 1));
-  for (PetscCount c = 0; c < ncoo; c++) {
-    const PetscInt r = coo_i[c], col = coo_j[c];
-
-    pos[c] = -1;
-    if (r < 0 || col < 0) continue;
-    PetscCheck(r < A->rmap->n && col < A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "COO entry %" PetscCount_FMT " (%" PetscInt_FMT ", %" PetscInt_FMT ") outside the matrix", c, r, col);
-    const int *lo = std::lower_bound(ja + ia[r], ja + ia[r + 1], (int)col);
-    PetscCheck(lo != ja + ia[r + 1] && *lo == col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "COO entry (%" PetscInt_FMT ", %" PetscInt_FMT ") not in the pattern MATSEQAIJ made of it", r, col);
-    pos[c] = lo - ja;
-    j->coo_jmap[pos[c] + 1]++;
-  }
-  for (PetscCount i = 0; i < nnz; i++) j->coo_jmap[i + 1] += j->coo_jmap[i];
-  {
-    PetscCount *next;
-
-    PetscCall(PetscMalloc1(nnz + 1, &next));
-    PetscCall(PetscArraycpy(next, j->coo_jmap, nnz + 1));
-    for (PetscCount c = 0; c < ncoo; c++)
-      if (pos[c] >= 0) j->coo_perm[next[pos[c]]++] = c;
-    PetscCall(PetscFree(next));
-  }
-  PetscCall(PetscFree(pos));
-  j->coo_nnz = nnz;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  MatSetValuesCOO() through the map: v[] in GPU memory summed into the order of the host CSR's nonzeros on the GPU (the current
-  values first, for ADD_VALUES), gathered into the jagged copy there, and copied to the host CSR, the master copy (one
-  device-to-host copy of the nonzeros' values; nothing goes from the host to the GPU). With the host kernels, v[] in host memory
-  summed into the host CSR by the host twin (the jagged copy refreshed at its next use). *done false otherwise
+  MatSetValuesCOO() with v[] in GPU memory: summed through MATSEQAIJ's own COO map (uploaded once) into the order of the host
+  CSR's nonzeros on the GPU (the current values first, for ADD_VALUES), gathered into the jagged copy there, and copied to the
+  host CSR, the master copy (one device-to-host copy of the nonzeros' values; nothing goes from the host to the GPU). *done
+  false for host values or the host kernels: MATSEQAIJ's own function then.
 */
 static PetscErrorCode MatSeqJaggedSetValuesCOO(Mat A, const PetscScalar v[], PetscMemType mtype, InsertMode imode, PetscBool *done)
 {
-  Mat_SeqJagged   *j = (Mat_SeqJagged *)A->spptr;
-  PetscScalar     *dcsr, *ha;
-  cudaStream_t     stream;
-  const PetscCount nnz = j->coo_nnz;
+  Mat_SeqJagged          *j = (Mat_SeqJagged *)A->spptr;
+  PetscContainer          c;
+  const MatSeqAIJCOOHead *coo;
+  PetscScalar            *dcsr, *ha;
+  cudaStream_t            stream;
 
   PetscFunctionBegin;
-  *done = PETSC_FALSE;
-  if (!j->coo_jmap) PetscFunctionReturn(PETSC_SUCCESS);
-  if (j->host && PetscMemTypeHost(mtype)) { /* the restore marks the jagged copy out of date */
-    PetscCall(MatSeqAIJGetArray(A, &ha));
-    jagged::SumCOO((long long)nnz, reinterpret_cast<const long long *>(j->coo_jmap), reinterpret_cast<const long long *>(j->coo_perm), HostScalar(v), HostScalar(ha), imode == ADD_VALUES);
-    PetscCall(MatSeqAIJRestoreArray(A, &ha));
-    *done = PETSC_TRUE;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   *done = (PetscBool)(!j->host && !A->boundtocpu && PetscMemTypeCUDA(mtype));
   if (!*done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectQuery((PetscObject)A, "__PETSc_MatCOOStruct_Host", (PetscObject *)&c));
+  PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJ's COO map not found");
+  PetscCall(PetscContainerGetPointer(c, (void **)&coo));
+  PetscCheck(coo->nz == ((MatSeqAIJHead *)A->data)->nz && coo->jmap[coo->nz] == coo->Atot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJ's COO map of this PETSc differs from seqaijhead.h");
   PetscCall(PetscLogEventBegin(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (imode == ADD_VALUES && !(MatSeqJaggedCurrent(A) && j->vals)) PetscCall(MatSeqJaggedSync(A)); /* the values added to, on the GPU */
   if (!j->format || j->format_nzstate != A->nonzerostate) PetscCall(MatSeqJaggedBuildFormat(A));
   if (!j->coo_djmap) {
-    PetscCallCUDA(cudaMalloc((void **)&j->coo_djmap, sizeof(long long) * (nnz + 1)));
-    PetscCallCUDA(cudaMalloc((void **)&j->coo_dperm, sizeof(long long) * PetscMax(j->coo_jmap[nnz], 1)));
-    PetscCall(MatJaggedUpload(j->coo_djmap, j->coo_jmap, sizeof(long long) * (nnz + 1), stream));
-    PetscCall(MatJaggedUpload(j->coo_dperm, j->coo_perm, sizeof(long long) * j->coo_jmap[nnz], stream));
-    PetscCall(PetscLogCpuToGpu(sizeof(long long) * (nnz + 1 + j->coo_jmap[nnz])));
+    PetscCallCUDA(cudaMalloc((void **)&j->coo_djmap, sizeof(long long) * (coo->nz + 1)));
+    PetscCallCUDA(cudaMalloc((void **)&j->coo_dperm, sizeof(long long) * PetscMax(coo->Atot, 1)));
+    PetscCall(MatJaggedUpload(j->coo_djmap, coo->jmap, sizeof(long long) * (coo->nz + 1), stream));
+    PetscCall(MatJaggedUpload(j->coo_dperm, coo->perm, sizeof(long long) * coo->Atot, stream));
+    PetscCall(PetscLogCpuToGpu(sizeof(long long) * (coo->nz + 1 + coo->Atot)));
   }
-  PetscCallCUDA(cudaMallocAsync((void **)&dcsr, sizeof(PetscScalar) * PetscMax(nnz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync((void **)&dcsr, sizeof(PetscScalar) * PetscMax(coo->nz, 1), stream));
   if (imode == ADD_VALUES) PetscCallCUDA(jagged::gpu::ScatterValues(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(dcsr), stream));
-  PetscCallCUDA(jagged::gpu::SumCOO((long long)nnz, j->coo_djmap, j->coo_dperm, HostScalar(v), HostScalar(dcsr), imode == ADD_VALUES, stream));
+  PetscCallCUDA(jagged::gpu::SumCOO((long long)coo->nz, j->coo_djmap, j->coo_dperm, HostScalar(v), HostScalar(dcsr), imode == ADD_VALUES, stream));
   PetscCall(MatSeqJaggedFillFromDevice(A, dcsr, stream));
   PetscCall(MatSeqAIJGetArrayWrite(A, &ha)); /* the master copy takes the values the GPU holds now */
-  PetscCallCUDA(cudaMemcpyAsync(ha, dcsr, sizeof(PetscScalar) * nnz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(ha, dcsr, sizeof(PetscScalar) * coo->nz, cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaFreeAsync(dcsr, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(MatSeqAIJRestoreArrayWrite(A, &ha));
-  PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * nnz));
+  PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * coo->nz));
   A->offloadmask = PETSC_OFFLOAD_BOTH; /* after the restore, which took the host for the only current copy */
   PetscCall(PetscLogEventEnd(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1483,7 +1435,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatRetrieveValues_C", &j->aijretrievevalues));
   if (j->aijretrievevalues) PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatRetrieveValues_C", MatRetrieveValues_SeqJagged));
   {
-    const MatJaggedCOOOps coo = {MatSeqJaggedHostChanged, MatSeqJaggedSetCOOMap, MatSeqJaggedSetValuesCOO}; /* COO assembly: MATSEQAIJ's, and from GPU memory */
+    const MatJaggedCOOOps coo = {MatSeqJaggedHostChanged, MatSeqJaggedFreeCOOMap, MatSeqJaggedSetValuesCOO}; /* COO assembly: MATSEQAIJ's, and from GPU memory through its map */
 
     PetscCall(MatJaggedComposeCOO(B, &coo));
   }
