@@ -9,6 +9,7 @@
 #include "test_jaggedutil.hpp"
 
 #include <climits>
+#include <limits>
 
 int jagged::test::failures = 0;
 
@@ -383,20 +384,31 @@ void CheckBlockedLayout()
 
 } // namespace
 
-/* SumCOO() (COO values into CSR order) against adding each COO entry to its nonzero, inserting and adding */
+/*
+   SumCOO() (COO values into CSR order, scattered, or a gather) against adding each COO entry to where it lands, inserting and
+   adding: each value within 4 ulps of the sum of the magnitudes it adds (the two add in different orders)
+*/
 template <typename T>
 void CheckSumCOO(std::mt19937 &rng)
 {
-  for (long long nnz : {0LL, 1LL, 17LL, 1000LL}) {
-    const CooMap         m   = RandomCooMap(nnz, rng);
-    const std::vector<T> coo = RandomVector<T>(m.ncoo, rng), csr0 = RandomVector<T>(nnz, rng);
-    for (bool add : {false, true}) {
-      std::vector<T> csr = csr0;
-      SumCOO(m.nnz, m.jmap.data(), m.perm.data(), coo.data(), csr.data(), add);
-      const double diff = RelativeDifference(csr, ReferenceSumCOO(m, coo, csr0, add));
-      JAGGED_CHECK(diff <= 1e-14, "SumCOO (%lld nonzeros, %lld COO entries, %s): differs from the reference by %g", nnz, m.ncoo, add ? "add" : "insert", diff);
-    }
-  }
+  for (long long n : {0LL, 1LL, 17LL, 1000LL})
+    for (bool one : {false, true})
+      for (bool scatter : {false, true}) {
+        const CooMap         m   = RandomCooMap(n, one, scatter, rng);
+        const std::vector<T> coo = RandomVector<T>(m.ncoo, rng), out0 = RandomVector<T>(m.nout, rng);
+        std::vector<double>  acoo(m.ncoo), aout0(m.nout);
+        for (long long c = 0; c < m.ncoo; ++c) acoo[c] = std::abs(coo[c]);
+        for (long long t = 0; t < m.nout; ++t) aout0[t] = std::abs(out0[t]);
+        for (bool add : {false, true}) {
+          std::vector<T>            out = out0;
+          const std::vector<T>      ref = ReferenceSumCOO(m, coo, out0, add);
+          const std::vector<double> mag = ReferenceSumCOO(m, acoo, aout0, add);
+          long long                 bad = 0;
+          SumCOO(m.n, scatter ? m.imap.data() : nullptr, one ? nullptr : m.jmap.data(), m.perm.data(), coo.data(), out.data(), add);
+          for (long long t = 0; t < m.nout; ++t) bad += std::abs(out[t] - ref[t]) > 4 * std::numeric_limits<double>::epsilon() * mag[t];
+          JAGGED_CHECK(bad == 0, "SumCOO (%lld slots, %lld COO entries, %s, %s, %s): %lld of %lld values differ from the reference", n, m.ncoo, one ? "one a slot" : "0-3 a slot", scatter ? "scattered" : "in order", add ? "add" : "insert", bad, m.nout);
+        }
+      }
 }
 
 int main()

@@ -376,23 +376,26 @@ void CheckHalfConversions(std::mt19937 &rng)
 
 } // namespace
 
-/* SumCOO() on the GPU against its host twin (the same additions in the same order: equal bit for bit), inserting and adding */
+/* SumCOO() on the GPU against its host twin (the same additions in the same order: equal bit for bit): into CSR order, scattered
+   (entries received from other processes), a gather (packing what is sent); inserting and adding */
 template <typename T>
 void CheckSumCOO(std::mt19937 &rng)
 {
-  for (long long nnz : {0LL, 1LL, 17LL, 100000LL}) {
-    const CooMap         m   = RandomCooMap(nnz, rng);
-    const std::vector<T> coo = RandomVector<T>(m.ncoo, rng), csr0 = RandomVector<T>(nnz, rng);
-    DeviceVector<long long> djmap(m.jmap), dperm(m.perm);
-    DeviceVector<T>         dcoo(coo);
-    for (bool add : {false, true}) {
-      std::vector<T>  csr = csr0;
-      DeviceVector<T> dcsr(csr0);
-      SumCOO(m.nnz, m.jmap.data(), m.perm.data(), coo.data(), csr.data(), add);
-      CudaCheck(gpu::SumCOO(m.nnz, djmap.get(), dperm.get(), dcoo.get(), dcsr.get(), add, 0), "SumCOO");
-      JAGGED_CHECK(dcsr.download() == csr, "SumCOO (%lld nonzeros, %lld COO entries, %s): the GPU differs from the host twin", nnz, m.ncoo, add ? "add" : "insert");
-    }
-  }
+  for (long long n : {0LL, 1LL, 17LL, 100000LL})
+    for (bool one : {false, true})
+      for (bool scatter : {false, true}) {
+        const CooMap            m   = RandomCooMap(n, one, scatter, rng);
+        const std::vector<T>    coo = RandomVector<T>(m.ncoo, rng), out0 = RandomVector<T>(m.nout, rng);
+        DeviceVector<long long> dimap(m.imap), djmap(m.jmap), dperm(m.perm);
+        DeviceVector<T>         dcoo(coo);
+        for (bool add : {false, true}) {
+          std::vector<T>  out = out0;
+          DeviceVector<T> dout(out0);
+          SumCOO(m.n, scatter ? m.imap.data() : nullptr, one ? nullptr : m.jmap.data(), m.perm.data(), coo.data(), out.data(), add);
+          CudaCheck(gpu::SumCOO(m.n, scatter ? dimap.get() : nullptr, one ? nullptr : djmap.get(), dperm.get(), dcoo.get(), dout.get(), add, 0), "SumCOO");
+          JAGGED_CHECK(dout.download() == out, "SumCOO (%lld slots, %lld COO entries, %s, %s, %s): the GPU differs from the host twin", n, m.ncoo, one ? "one a slot" : "0-3 a slot", scatter ? "scattered" : "in order", add ? "add" : "insert");
+        }
+      }
 }
 
 int main()

@@ -329,34 +329,45 @@ std::vector<MatT> CSRDiagonal(const CSR &a, const std::vector<MatT> &vals)
   return d;
 }
 
-/* A random map of COO entries to CSR nonzeros as MatSetPreallocationCOO() makes it: nnz nonzeros, each the target of 0 to 3 of
-   the ncoo COO entries (some entries target none: negative indices), perm in random order; target[c] is entry c's nonzero or -1 */
+/* A random map of COO entries as PETSc's MatSetPreallocationCOO() makes them (SumCOO()): n slots, each the target of 0 to 3 of the
+   ncoo COO entries (some entries target none: negative indices), or of one each (one: jmap the identity, SumCOO() given NULL
+   for it, as for packing what is sent); with scatter the slots land at distinct places imap[i] of nout values (the entries
+   received from other processes), else at i (nout = n); perm in random order; target[c] is where entry c lands, or -1 */
 struct CooMap {
-  long long              nnz, ncoo;
-  std::vector<long long> jmap, perm, target;
+  long long              n, ncoo, nout;
+  std::vector<long long> imap, jmap, perm, target;
 };
 
-inline CooMap RandomCooMap(long long nnz, std::mt19937 &rng)
+inline CooMap RandomCooMap(long long n, bool one, bool scatter, std::mt19937 &rng)
 {
-  CooMap m{nnz, 0, std::vector<long long>(nnz + 1, 0), {}, {}};
-  for (long long i = 0; i < nnz; ++i) m.jmap[i + 1] = m.jmap[i] + static_cast<long long>(rng() % 4);
-  m.ncoo = m.jmap[nnz] + static_cast<long long>(rng() % 5);
+  CooMap m{n, 0, n, {}, std::vector<long long>(n + 1, 0), {}, {}};
+  for (long long i = 0; i < n; ++i) m.jmap[i + 1] = m.jmap[i] + (one ? 1 : static_cast<long long>(rng() % 4));
+  m.ncoo = m.jmap[n] + static_cast<long long>(rng() % 5);
   std::vector<long long> order(m.ncoo);
   for (long long c = 0; c < m.ncoo; ++c) order[c] = c;
   std::shuffle(order.begin(), order.end(), rng);
-  m.perm.assign(order.begin(), order.begin() + m.jmap[nnz]);
+  m.perm.assign(order.begin(), order.begin() + m.jmap[n]);
+  if (scatter) {
+    m.nout = 2 * n + 1;
+    std::vector<long long> places(m.nout);
+    for (long long t = 0; t < m.nout; ++t) places[t] = t;
+    std::shuffle(places.begin(), places.end(), rng);
+    m.imap.assign(places.begin(), places.begin() + n);
+  }
   m.target.assign(m.ncoo, -1);
-  for (long long i = 0; i < nnz; ++i)
-    for (long long k = m.jmap[i]; k < m.jmap[i + 1]; ++k) m.target[m.perm[k]] = i;
+  for (long long i = 0; i < n; ++i)
+    for (long long k = m.jmap[i]; k < m.jmap[i + 1]; ++k) m.target[m.perm[k]] = scatter ? m.imap[i] : i;
   return m;
 }
 
-/* The reference of SumCOO(): each COO entry added to its nonzero, in the order of the COO entries */
+/* The reference of SumCOO(): each COO entry added to where it lands, in the order of the COO entries (out zeroed first where it
+   lands when not adding) */
 template <typename T>
-std::vector<T> ReferenceSumCOO(const CooMap &m, const std::vector<T> &coo, const std::vector<T> &csr, bool add)
+std::vector<T> ReferenceSumCOO(const CooMap &m, const std::vector<T> &coo, const std::vector<T> &out, bool add)
 {
-  std::vector<T> r(m.nnz, T(0));
-  if (add) r = csr;
+  std::vector<T> r = out;
+  if (!add)
+    for (long long i = 0; i < m.n; ++i) r[m.imap.empty() ? i : m.imap[i]] = T(0);
   for (long long c = 0; c < m.ncoo; ++c)
     if (m.target[c] >= 0) r[m.target[c]] += coo[c];
   return r;

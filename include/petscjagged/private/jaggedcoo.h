@@ -9,7 +9,8 @@ typedef struct {
   /* optional: after the AIJ type's MatSetPreallocationCOO() (a new pattern and COO map) */
   PetscErrorCode (*preallocated)(Mat);
   /* optional: values through the AIJ type's COO map (those in GPU memory into the jagged copy on the GPU, the host CSR after);
-     *done false: not taken (the AIJ type's function then) */
+     *done false: not taken (the AIJ type's function then). Called on every process of an MPI type (collective there), whatever
+     its number of entries */
   PetscErrorCode (*setvalues)(Mat, const PetscScalar[], PetscMemType, InsertMode, PetscBool *);
 } MatJaggedCOOOps;
 

@@ -182,12 +182,13 @@ template <typename MatT>
 void ScatterValues(const Format &format, const MatT vals[], MatT csr_vals[]);
 
 /*
-   COO values summed into CSR order: csr_vals[i] = (add ? csr_vals[i] : 0) + sum of coo_vals[perm[k]] for k in [jmap[i], jmap[i+1]),
-   i < nnz: jmap and perm map the COO entries of MatSetPreallocationCOO() to the CSR nonzeros they land in (repeated
-   entries summed in the order of perm, so the sum does not depend on the thread that makes it).
+   COO values summed into CSR order, through a map as PETSc's MatSetPreallocationCOO() makes them: for i < n, out[t] = (add ?
+   out[t] : 0) + the sum of coo_vals[perm[k]] for k in [jmap[i], jmap[i+1]), t = imap[i] (imap NULL: t = i; the t distinct),
+   jmap NULL: k = i alone (a gather, as for packing what is sent to other processes). Repeated entries are summed in the order
+   of perm, so the sum does not depend on the thread that makes it.
 */
 template <typename MatT>
-void SumCOO(long long nnz, const long long jmap[], const long long perm[], const MatT coo_vals[], MatT csr_vals[], bool add);
+void SumCOO(long long n, const long long imap[], const long long jmap[], const long long perm[], const MatT coo_vals[], MatT out[], bool add);
 
 /* Storage statistics of the format with values of scalar_bytes bytes (from its scalar fields: a summary will do) */
 Stats GetStats(const Format &format, size_t scalar_bytes);

@@ -87,9 +87,9 @@ cudaError_t MultTransposeAdd(const DeviceFormat &dformat, const MatT vals[], con
 template <typename CsrT, typename MatT>
 cudaError_t RefreshValues(const DeviceFormat &dformat, const CsrT csr_vals[], MatT vals[], cudaStream_t stream);
 
-/* COO values summed into CSR order on the device (jmap, perm, coo_vals, csr_vals device arrays): the twin of SumCOO() */
+/* COO values summed into CSR order on the device (imap, jmap, perm, coo_vals, out device arrays or NULL): the twin of SumCOO() */
 template <typename MatT>
-cudaError_t SumCOO(long long nnz, const long long jmap[], const long long perm[], const MatT coo_vals[], MatT csr_vals[], bool add, cudaStream_t stream);
+cudaError_t SumCOO(long long n, const long long imap[], const long long jmap[], const long long perm[], const MatT coo_vals[], MatT out[], bool add, cudaStream_t stream);
 
 /* csr_vals[valmap[s]] = vals[s] for the slots that hold entries, on the device: the twin of ScatterValues() */
 template <typename MatT>

@@ -22,6 +22,16 @@ typedef double MatJaggedHostScalar;
 #endif
 typedef PetscJaggedScalarSingle MatJaggedHostSingle;
 
+/* PetscScalar arrays as the host twins and the kernels' templates take them */
+static inline MatJaggedHostScalar *HostScalar(PetscScalar *a)
+{
+  return reinterpret_cast<MatJaggedHostScalar *>(a);
+}
+static inline const MatJaggedHostScalar *HostScalar(const PetscScalar *a)
+{
+  return reinterpret_cast<const MatJaggedHostScalar *>(a);
+}
+
 typedef struct {
   jagged::Kind    kind;
   jagged::Options options;   /* block rows, long-row treatment */
@@ -64,6 +74,8 @@ PETSC_INTERN PetscErrorCode MatJaggedSetFromOptions_Private(Mat, PetscBool, Pets
 PETSC_INTERN PetscErrorCode MatSeqJaggedSync(Mat);
 PETSC_INTERN PetscErrorCode MatSeqJaggedDeviceCurrent(Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode MatSeqJaggedScatterToCSR(Mat, PetscScalar[], cudaStream_t);
+PETSC_INTERN PetscErrorCode MatSeqJaggedGetDeviceCSRValues(Mat, PetscBool, PetscScalar **, cudaStream_t);
+PETSC_INTERN PetscErrorCode MatSeqJaggedRestoreDeviceCSRValues(Mat, PetscScalar **, cudaStream_t);
 PETSC_INTERN PetscErrorCode MatSeqJaggedRegisterFactors(MatType);
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_SeqJagged(Mat);
 PETSC_INTERN PetscErrorCode MatJaggedAXPYSubset_Private(Mat, const PetscInt[], PetscScalar, Mat, const PetscInt[], PetscBool, PetscBool *);

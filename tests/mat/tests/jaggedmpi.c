@@ -1,6 +1,7 @@
 static char help[] = "Checks the MPI jagged-diagonal types against MATMPIAIJ on a random distributed matrix:\n\
 products, diagonal, scaling, the single-precision product with its halo exchange, conversions,\n\
-duplication and binding to the CPU; on GPUs, the NCCL and the MPI halo exchanges against each other.\n\
+duplication, binding to the CPU, COO assembly with entries of other processes' rows (on GPUs from\n\
+device memory, summed there); on GPUs, the NCCL and the MPI halo exchanges against each other.\n\
   -type <pjdscuda>  the type (root name)\n\
   -m <200>          local rows on rank 0 (rank r has m + 37 r)\n\
   -gpu              GPU kernels and VECCUDA vectors (else give -mat_jagged_host)\n\n";
@@ -140,6 +141,97 @@ static PetscErrorCode MultSingle(Mat A, Vec x, Vec y, PetscBool gpu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  B x after MatSetValuesCOO() against yr; on the GPU (values from device memory) with the copy counters of the product: at most
+  the ghost values it receives came to the GPU (values summed on the host would have to be copied there first)
+*/
+static PetscErrorCode CheckCOOMult(const char *what, Mat B, PetscBool gpu, PetscScalar scale, Vec x, Vec y, Vec yr, PetscReal tol, PetscInt *checks)
+{
+  EventCopies before, after, d;
+  PetscInt    nrecv, nsend;
+
+  PetscFunctionBeginUser;
+  PetscCall(EventCopiesGet("MatMult", &before));
+  PetscCall(MatMult(B, x, y));
+  PetscCall(EventCopiesGet("MatMult", &after));
+  PetscCall(VecScale(y, scale));
+  PetscCall(CheckVecClose(what, y, yr, tol, checks));
+  if (!gpu) PetscFunctionReturn(PETSC_SUCCESS);
+  d = EventCopiesDiff(after, before);
+  PetscCall(MatGhostCounts(B, &nrecv, &nsend));
+  PetscCheck(d.h2d <= nrecv * sizeof(PetscScalar), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the product copied %g bytes to the GPU (ghosts: %" PetscInt_FMT " values): the COO values did not stay there", what, d.h2d, nrecv);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  R assembled through COO into a new matrix of the type: each process gives half of each value of its own rows and half of each
+  value of the rows of the process before it (received from it), so that entries go to other processes and every nonzero sums two;
+  on the GPU from device memory. INSERT_VALUES, again after a MatScale() (the new values win), then ADD_VALUES (2 R); on the GPU
+  the products after the last two checked to copy no value of the matrix to the GPU (CheckCOOMult()).
+*/
+static PetscErrorCode CheckCOO(Mat R, MatType type, PetscBool gpu, Vec x, Vec y, Vec yr, PetscReal tol, PetscInt *checks)
+{
+  MPI_Comm     comm = PetscObjectComm((PetscObject)R);
+  PetscMPIInt  size, rank, next, prev;
+  PetscInt     rstart, rend, m, N, nz = 0, nprev, cnt = 0, *ci, *cj;
+  PetscScalar *cv, *dv = NULL;
+  const PetscScalar *v;
+  Mat          B;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  next = (rank + 1) % size;
+  prev = (rank + size - 1) % size;
+  PetscCall(MatGetOwnershipRange(R, &rstart, &rend));
+  PetscCall(MatGetLocalSize(R, &m, NULL));
+  PetscCall(MatGetSize(R, &N, NULL));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt ncols;
+
+    PetscCall(MatGetRow(R, i, &ncols, NULL, NULL));
+    nz += ncols;
+    PetscCall(MatRestoreRow(R, i, &ncols, NULL, NULL));
+  }
+  PetscCallMPI(MPI_Sendrecv(&nz, 1, MPIU_INT, next, 0, &nprev, 1, MPIU_INT, prev, 0, comm, MPI_STATUS_IGNORE));
+  PetscCall(PetscMalloc3(nz + nprev, &ci, nz + nprev, &cj, nz + nprev, &cv));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt           ncols;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(R, i, &ncols, &cols, &vals));
+    for (PetscInt k = 0; k < ncols; k++, cnt++) ci[cnt] = i, cj[cnt] = cols[k], cv[cnt] = vals[k] / 2;
+    PetscCall(MatRestoreRow(R, i, &ncols, &cols, &vals));
+  }
+  /* our half entries to the next process, which gives them again: the previous process's rows are given here */
+  PetscCallMPI(MPI_Sendrecv(ci, (PetscMPIInt)nz, MPIU_INT, next, 1, ci + nz, (PetscMPIInt)nprev, MPIU_INT, prev, 1, comm, MPI_STATUS_IGNORE));
+  PetscCallMPI(MPI_Sendrecv(cj, (PetscMPIInt)nz, MPIU_INT, next, 2, cj + nz, (PetscMPIInt)nprev, MPIU_INT, prev, 2, comm, MPI_STATUS_IGNORE));
+  PetscCallMPI(MPI_Sendrecv(cv, (PetscMPIInt)nz, MPIU_SCALAR, next, 3, cv + nz, (PetscMPIInt)nprev, MPIU_SCALAR, prev, 3, comm, MPI_STATUS_IGNORE));
+  nz += nprev;
+  v = cv;
+  if (gpu) {
+    PetscCallCUDA(cudaMalloc((void **)&dv, sizeof(PetscScalar) * PetscMax(nz, 1)));
+    PetscCallCUDA(cudaMemcpy(dv, cv, sizeof(PetscScalar) * nz, cudaMemcpyHostToDevice));
+    v = dv;
+  }
+  PetscCall(MatCreate(comm, &B));
+  PetscCall(MatSetSizes(B, m, m, N, N));
+  PetscCall(MatSetType(B, type));
+  PetscCall(MatSetPreallocationCOO(B, nz, ci, cj));
+  PetscCall(MatSetValuesCOO(B, v, INSERT_VALUES));
+  PetscCall(CheckCOOMult("MatMult after COO assembly (entries of other processes' rows among them)", B, PETSC_FALSE, 1.0, x, y, yr, tol, checks)); /* makes the halo */
+  PetscCall(MatScale(B, 3.0));
+  PetscCall(MatSetValuesCOO(B, v, INSERT_VALUES)); /* new values through COO: refreshed */
+  PetscCall(CheckCOOMult("MatMult after MatSetValuesCOO again", B, gpu, 1.0, x, y, yr, tol, checks));
+  PetscCall(MatSetValuesCOO(B, v, ADD_VALUES));
+  PetscCall(CheckCOOMult("MatMult after MatSetValuesCOO with ADD_VALUES, halved", B, gpu, 0.5, x, y, yr, tol, checks));
+  PetscCall(MatDestroy(&B));
+  if (dv) PetscCallCUDA(cudaFree(dv));
+  PetscCall(PetscFree3(ci, cj, cv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char        type[64] = MATPJDSCUDA, seqtype[64];
@@ -266,39 +358,7 @@ int main(int argc, char **argv)
   checks++;
   PetscCall(MatDestroy(&B));
 
-  { /* the same matrix assembled through COO: MATMPIAIJ makes its blocks itself, the type converts them */
-    PetscInt    *ci, *cj, nz = 0, cnt = 0;
-    PetscScalar *cv;
-
-    for (PetscInt i = rstart; i < rend; i++) {
-      PetscInt ncols;
-      PetscCall(MatGetRow(R, i, &ncols, NULL, NULL));
-      nz += ncols;
-      PetscCall(MatRestoreRow(R, i, &ncols, NULL, NULL));
-    }
-    PetscCall(PetscMalloc3(nz, &ci, nz, &cj, nz, &cv));
-    for (PetscInt i = rstart; i < rend; i++) {
-      PetscInt           ncols;
-      const PetscInt    *cols;
-      const PetscScalar *vals;
-      PetscCall(MatGetRow(R, i, &ncols, &cols, &vals));
-      for (PetscInt k = 0; k < ncols; k++, cnt++) ci[cnt] = i, cj[cnt] = cols[k], cv[cnt] = vals[k];
-      PetscCall(MatRestoreRow(R, i, &ncols, &cols, &vals));
-    }
-    PetscCall(MatCreate(PETSC_COMM_WORLD, &B));
-    PetscCall(MatSetSizes(B, m, m, N, N));
-    PetscCall(MatSetType(B, type));
-    PetscCall(MatSetPreallocationCOO(B, nz, ci, cj));
-    PetscCall(MatSetValuesCOO(B, cv, INSERT_VALUES));
-    PetscCall(MatMult(B, x, y));
-    PetscCall(CheckVecClose("MatMult after COO assembly", y, yr, tol, &checks));
-    PetscCall(MatScale(B, 2.0));
-    PetscCall(MatSetValuesCOO(B, cv, INSERT_VALUES)); /* new values through COO: refreshed */
-    PetscCall(MatMult(B, x, y));
-    PetscCall(CheckVecClose("MatMult after MatSetValuesCOO again", y, yr, tol, &checks));
-    PetscCall(MatDestroy(&B));
-    PetscCall(PetscFree3(ci, cj, cv));
-  }
+  PetscCall(CheckCOO(R, type, gpu, x, y, yr, tol, &checks)); /* the same matrix through COO: MATMPIAIJ's blocks, the type's map */
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes: %" PetscInt_FMT " checks passed\n", seqtype, size, checks));
   PetscCall(VecDestroy(&x));

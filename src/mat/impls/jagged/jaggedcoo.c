@@ -2,9 +2,9 @@
    COO assembly of the jagged types (sequential and MPI): MatSetPreallocationCOO() and MatSetValuesCOO() of the MATSEQAIJ or
    MATMPIAIJ the type is built on, with values in CUDA memory taken too, and the jagged copies told that the host values
    changed (they are refreshed at their next use). Values in GPU memory (a CUDA array handed over, from CuPy say) go into the
-   jagged copy on the GPU where the type can (MatJaggedCOOOps.setvalues: the sequential types, summed there through MATSEQAIJ's
-   own COO map, the host CSR, the master copy, updated after); elsewhere they are copied to the host first: one copy of the
-   COO values, logged (-log_view's GpuToCpu) and said by -info.
+   jagged copies on the GPU (MatJaggedCOOOps.setvalues: summed there through MATSEQAIJ's or MATMPIAIJ's own COO map, the host
+   CSR, the master copy, updated after; seqjagged.cu, mpijaggedcoo.cu); where the type does not take them (bound to the CPU, the
+   host kernels), they are copied to the host first: one copy of the COO values, logged (-log_view's GpuToCpu) and said by -info.
 */
 #include <petscjagged/private/jaggedcoo.h>
 #include <petscdevice_cuda.h>
@@ -50,7 +50,7 @@ static PetscErrorCode MatSetValuesCOO_Jagged(Mat A, const PetscScalar v[], Inser
   PetscFunctionBegin;
   PetscCall(MatJaggedCOOGet(A, &coo));
   PetscCall(PetscGetMemType(v, &mtype));
-  if (coo->ncoo > 0 && coo->ops.setvalues) PetscCall(coo->ops.setvalues(A, v, mtype, imode, &done));
+  if (coo->ops.setvalues) PetscCall(coo->ops.setvalues(A, v, mtype, imode, &done)); /* collective on an MPI type: called on every process */
   if (done) PetscFunctionReturn(PETSC_SUCCESS);
   if (PetscMemTypeHost(mtype) || coo->ncoo == 0) PetscCall(coo->aijsetvaluescoo(A, v, imode));
   else {

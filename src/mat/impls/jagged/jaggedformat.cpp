@@ -349,12 +349,13 @@ void ScatterValues(const Format &format, const MatT vals[], MatT csr_vals[])
 }
 
 template <typename MatT>
-void SumCOO(long long nnz, const long long jmap[], const long long perm[], const MatT coo_vals[], MatT csr_vals[], bool add)
+void SumCOO(long long n, const long long imap[], const long long jmap[], const long long perm[], const MatT coo_vals[], MatT out[], bool add)
 {
-  for (long long i = 0; i < nnz; ++i) {
-    MatT sum = add ? csr_vals[i] : MatT(0);
-    for (long long k = jmap[i]; k < jmap[i + 1]; ++k) sum += coo_vals[perm[k]];
-    csr_vals[i] = sum;
+  for (long long i = 0; i < n; ++i) {
+    const long long t = imap ? imap[i] : i, end = jmap ? jmap[i + 1] : i + 1;
+    MatT            sum = add ? out[t] : MatT(0);
+    for (long long k = jmap ? jmap[i] : i; k < end; ++k) sum += coo_vals[perm[k]];
+    out[t] = sum;
   }
 }
 
@@ -390,7 +391,7 @@ template void ScatterValues(const Format &, const double[], double[]);
 template void ScatterValues(const Format &, const float[], float[]);
 template void ScatterValues(const Format &, const std::complex<double>[], std::complex<double>[]);
 template void ScatterValues(const Format &, const std::complex<float>[], std::complex<float>[]);
-template void SumCOO(long long, const long long[], const long long[], const double[], double[], bool);
-template void SumCOO(long long, const long long[], const long long[], const std::complex<double>[], std::complex<double>[], bool);
+template void SumCOO(long long, const long long[], const long long[], const long long[], const double[], double[], bool);
+template void SumCOO(long long, const long long[], const long long[], const long long[], const std::complex<double>[], std::complex<double>[], bool);
 
 } // namespace jagged

@@ -294,15 +294,16 @@ __global__ void __launch_bounds__(kRowThreads) ScatterKernel(int nslots, const i
   if (pos >= 0) csr[pos] = LoadRO(vals + s);
 }
 
-/* csr[i] = (add ? csr[i] : 0) + the COO values of entry i, in the order of perm (as the host twin adds them) */
+/* out[t] = (add ? out[t] : 0) + the COO values of slot i, in the order of perm (as the host twin adds them); t, the entries as SumCOO() says */
 template <typename M>
-__global__ void __launch_bounds__(kRowThreads) SumCOOKernel(long long nnz, const long long *__restrict__ jmap, const long long *__restrict__ perm, const M *__restrict__ coo, M *csr, bool add)
+__global__ void __launch_bounds__(kRowThreads) SumCOOKernel(long long n, const long long *__restrict__ imap, const long long *__restrict__ jmap, const long long *__restrict__ perm, const M *__restrict__ coo, M *out, bool add)
 {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= nnz) return;
-  M sum = add ? csr[i] : M(0);
-  for (long long k = jmap[i]; k < jmap[i + 1]; ++k) sum += LoadRO(coo + perm[k]);
-  csr[i] = sum;
+  if (i >= n) return;
+  const long long t = imap ? imap[i] : i, end = jmap ? jmap[i + 1] : i + 1;
+  M               sum = add ? out[t] : M(0);
+  for (long long k = jmap ? jmap[i] : i; k < end; ++k) sum += LoadRO(coo + perm[k]);
+  out[t] = sum;
 }
 
 template <typename M>
@@ -562,10 +563,10 @@ cudaError_t ScatterValues(const DeviceFormat &d, const MatT vals[], MatT csr_val
 }
 
 template <typename MatT>
-cudaError_t SumCOO(long long nnz, const long long jmap[], const long long perm[], const MatT coo_vals[], MatT csr_vals[], bool add, cudaStream_t stream)
+cudaError_t SumCOO(long long n, const long long imap[], const long long jmap[], const long long perm[], const MatT coo_vals[], MatT out[], bool add, cudaStream_t stream)
 {
-  if (nnz == 0) return cudaSuccess;
-  SumCOOKernel<<<JaggedBlocks(nnz, kRowThreads), kRowThreads, 0, stream>>>(nnz, jmap, perm, Device(coo_vals), Device(csr_vals), add);
+  if (n == 0) return cudaSuccess;
+  SumCOOKernel<<<JaggedBlocks(n, kRowThreads), kRowThreads, 0, stream>>>(n, imap, jmap, perm, Device(coo_vals), Device(out), add);
   return cudaGetLastError();
 }
 
@@ -621,8 +622,8 @@ JAGGED_GPU_INSTANTIATE_REFRESH(float, float);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<double>);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<double>, std::complex<float>);
 JAGGED_GPU_INSTANTIATE_REFRESH(std::complex<float>, std::complex<float>);
-template cudaError_t SumCOO(long long, const long long[], const long long[], const double[], double[], bool, cudaStream_t);
-template cudaError_t SumCOO(long long, const long long[], const long long[], const std::complex<double>[], std::complex<double>[], bool, cudaStream_t);
+template cudaError_t SumCOO(long long, const long long[], const long long[], const long long[], const double[], double[], bool, cudaStream_t);
+template cudaError_t SumCOO(long long, const long long[], const long long[], const long long[], const std::complex<double>[], std::complex<double>[], bool, cudaStream_t);
 
 } // namespace gpu
 } // namespace jagged

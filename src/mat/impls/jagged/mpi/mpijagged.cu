@@ -49,8 +49,11 @@ static PetscErrorCode MatMPIJaggedSetBlockOptions(Mat A, Mat b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal and off-diagonal blocks to the sequential jagged type (they may be unassembled), with the matrix's options */
-static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
+/*
+  The diagonal and off-diagonal blocks to the sequential jagged type (they may be unassembled), with the matrix's options; also
+  the blocks already of the type with fresh (MATMPIAIJ's COO preallocation converts the new blocks to the root type itself)
+*/
+static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A, PetscBool fresh)
 {
   Mat_MPIJagged *j = (Mat_MPIJagged *)A->spptr;
   Mat            blocks[2];
@@ -62,9 +65,9 @@ static PetscErrorCode MatMPIJaggedConvertBlocks(Mat A)
 
     if (!b) continue;
     PetscCall(PetscObjectTypeCompare((PetscObject)b, j->seqtype, &done));
-    if (done) continue;
+    if (done && !fresh) continue;
     PetscCall(PetscObjectSetOptions((PetscObject)b, ((PetscObject)A)->options)); /* the options database of the matrix (-mat_jagged_host) */
-    PetscCall(MatConvert_SeqAIJ_SeqJagged(b, j->seqtype, MAT_INPLACE_MATRIX, &b));
+    if (!done) PetscCall(MatConvert_SeqAIJ_SeqJagged(b, j->seqtype, MAT_INPLACE_MATRIX, &b));
     PetscCall(MatMPIJaggedSetBlockOptions(A, b));
     PetscCall(MatBindToCPU(b, A->boundtocpu)); /* the conversion unbinds; a block is bound as its matrix */
   }
@@ -77,7 +80,7 @@ static PetscErrorCode MatMPIAIJSetPreallocation_MPIJagged(Mat A, PetscInt d_nz, 
 
   PetscFunctionBegin;
   PetscCall(j->aijpreallocation(A, d_nz, d_nnz, o_nz, o_nnz));
-  PetscCall(MatMPIJaggedConvertBlocks(A));
+  PetscCall(MatMPIJaggedConvertBlocks(A, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -87,7 +90,7 @@ static PetscErrorCode MatAssemblyEnd_MPIJagged(Mat A, MatAssemblyType mode)
 
   PetscFunctionBegin;
   PetscCall(j->aijops.assemblyend(A, mode));
-  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(MatMPIJaggedConvertBlocks(A)); /* blocks made by other paths than preallocation */
+  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(MatMPIJaggedConvertBlocks(A, PETSC_FALSE)); /* blocks made by other paths than preallocation */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -629,6 +632,15 @@ static PetscErrorCode MatDestroy_MPIJagged(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* After MATMPIAIJ's MatSetPreallocationCOO(), which made new blocks: the matrix's options given to them, its COO map checked */
+static PetscErrorCode MatMPIJaggedCOOSetUp(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMPIJaggedConvertBlocks(A, PETSC_TRUE));
+  PetscCall(MatMPIJaggedCOOPreallocated(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The host values of A's blocks changed (MATMPIAIJ's COO assembly wrote them): their jagged copies are refreshed at their next use */
 static PetscErrorCode MatMPIJaggedBlocksChanged(Mat A)
 {
@@ -664,7 +676,7 @@ PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat A, MatType type)
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &j->aijpreallocation));
   PetscCheck(j->aijpreallocation, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATMPIAIJ without MatMPIAIJSetPreallocation_C");
   {
-    const MatJaggedCOOOps coo = {MatMPIJaggedBlocksChanged, NULL, NULL}; /* COO assembly: MATMPIAIJ's, values in GPU memory through the host */
+    const MatJaggedCOOOps coo = {MatMPIJaggedBlocksChanged, MatMPIJaggedCOOSetUp, MatMPIJaggedSetValuesCOO}; /* COO assembly: MATMPIAIJ's, and from GPU memory through its map (mpijaggedcoo.cu) */
 
     PetscCall(MatJaggedComposeCOO(A, &coo));
   }

@@ -4,3 +4,5 @@
 #include <petscjagged/private/seqjagged.h>
 
 PETSC_INTERN PetscErrorCode MatConvert_MPIAIJ_MPIJagged_InPlace(Mat, MatType);
+PETSC_INTERN PetscErrorCode MatMPIJaggedCOOPreallocated(Mat);
+PETSC_INTERN PetscErrorCode MatMPIJaggedSetValuesCOO(Mat, const PetscScalar[], PetscMemType, InsertMode, PetscBool *);

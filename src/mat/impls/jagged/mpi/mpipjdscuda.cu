@@ -22,8 +22,11 @@
    `MatSetFromOptions()` reads the options, under the matrix's prefix, and hands them to the blocks,
    before or after preallocation.
 
-   `MatSetPreallocationCOO()` and `MatSetValuesCOO()` are those of `MATMPIAIJ`; values in CUDA memory are taken too, copied
-   to the host CSR (the master copy) first, one copy of this process's values (`-info` says so).
+   `MatSetPreallocationCOO()` and `MatSetValuesCOO()` are those of `MATMPIAIJ`; values in CUDA memory are taken too, summed on
+   the GPU through `MATMPIAIJ`'s map of the entries (those of other processes' rows sent to their owners through its `PetscSF`),
+   each block's jagged copy filled there and its host CSR (the master copy) updated with one copy (`-info` says so). Where a
+   process hands host values, or the matrix runs on the host, all processes take `MATMPIAIJ`'s own function (CUDA values
+   copied to the host first).
 
    `MatCreateVecs()` gives `VECCUDA` vectors whose host copy is allocated when first used (as `VecDuplicate()` gives
    them): `VecCreate()` of a `VECMPICUDA` allocates a pinned host copy and zeroes it, a cost each solver's set-up would

@@ -36,14 +36,6 @@ const char *const MatJaggedBlocksTypes[] = {"auto", "on", "off", "MatJaggedBlock
     PetscCheck(st_ == jagged::Status::Success, PETSC_COMM_SELF, st_ == jagged::Status::OutOfMemory ? PETSC_ERR_MEM : PETSC_ERR_ARG_OUTOFRANGE, "Jagged-diagonal format: %s", jagged::StatusString(st_)); \
   } while (0)
 
-static inline MatJaggedHostScalar *HostScalar(PetscScalar *a)
-{
-  return reinterpret_cast<MatJaggedHostScalar *>(a);
-}
-static inline const MatJaggedHostScalar *HostScalar(const PetscScalar *a)
-{
-  return reinterpret_cast<const MatJaggedHostScalar *>(a);
-}
 
 /* The sequential type asked for: MatConvert() may pass the root name (pjdscuda, jdscuda) */
 static PetscErrorCode MatSeqJaggedTypeOf(MatType type, MatType *seqtype)
@@ -374,17 +366,57 @@ static PetscErrorCode MatSeqJaggedFreeCOOMap(Mat A)
 }
 
 /*
+  A new device array *dcsr of A's values in the order of its host CSR's nonzeros, to be summed into on the GPU (COO assembly): the
+  current values with current (read from the jagged copy, made current first), else not set. MatSeqJaggedRestoreDeviceCSRValues()
+  takes it back.
+*/
+PetscErrorCode MatSeqJaggedGetDeviceCSRValues(Mat A, PetscBool current, PetscScalar **dcsr, cudaStream_t stream)
+{
+  Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCheck(!j->host && !A->boundtocpu, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix multiplies on the host: its values have no device copy");
+  if (current && !(MatSeqJaggedCurrent(A) && j->vals)) PetscCall(MatSeqJaggedSync(A)); /* the values added to, on the GPU */
+  if (!j->format || j->format_nzstate != A->nonzerostate) PetscCall(MatSeqJaggedBuildFormat(A));
+  PetscCallCUDA(cudaMallocAsync((void **)dcsr, sizeof(PetscScalar) * PetscMax(((MatSeqAIJHead *)A->data)->nz, 1), stream));
+  if (current) PetscCallCUDA(jagged::gpu::ScatterValues(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(*dcsr), stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  A's values from *dcsr (MatSeqJaggedGetDeviceCSRValues(), then summed into on the GPU): gathered into the jagged copy there and
+  copied to the host CSR, the master copy (one device-to-host copy of the nonzeros' values; nothing goes from the host to the
+  GPU); *dcsr freed
+*/
+PetscErrorCode MatSeqJaggedRestoreDeviceCSRValues(Mat A, PetscScalar **dcsr, cudaStream_t stream)
+{
+  const PetscInt nz = ((MatSeqAIJHead *)A->data)->nz;
+  PetscScalar   *ha;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedFillFromDevice(A, *dcsr, stream));
+  PetscCall(MatSeqAIJGetArrayWrite(A, &ha)); /* the master copy takes the values the GPU holds now */
+  PetscCallCUDA(cudaMemcpyAsync(ha, *dcsr, sizeof(PetscScalar) * nz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaFreeAsync(*dcsr, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(MatSeqAIJRestoreArrayWrite(A, &ha));
+  PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * nz));
+  A->offloadmask = PETSC_OFFLOAD_BOTH; /* after the restore, which took the host for the only current copy */
+  *dcsr          = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   MatSetValuesCOO() with v[] in GPU memory: summed through MATSEQAIJ's own COO map (uploaded once) into the order of the host
-  CSR's nonzeros on the GPU (the current values first, for ADD_VALUES), gathered into the jagged copy there, and copied to the
-  host CSR, the master copy (one device-to-host copy of the nonzeros' values; nothing goes from the host to the GPU). *done
-  false for host values or the host kernels: MATSEQAIJ's own function then.
+  CSR's nonzeros on the GPU (the current values first, for ADD_VALUES), then the jagged copy and the host CSR set from them
+  (MatSeqJaggedRestoreDeviceCSRValues()). *done false for host values or the host kernels: MATSEQAIJ's own function then.
 */
 static PetscErrorCode MatSeqJaggedSetValuesCOO(Mat A, const PetscScalar v[], PetscMemType mtype, InsertMode imode, PetscBool *done)
 {
   Mat_SeqJagged          *j = (Mat_SeqJagged *)A->spptr;
   PetscContainer          c;
   const MatSeqAIJCOOHead *coo;
-  PetscScalar            *dcsr, *ha;
+  PetscScalar            *dcsr;
   cudaStream_t            stream;
 
   PetscFunctionBegin;
@@ -396,8 +428,6 @@ static PetscErrorCode MatSeqJaggedSetValuesCOO(Mat A, const PetscScalar v[], Pet
   PetscCheck(coo->nz == ((MatSeqAIJHead *)A->data)->nz && coo->jmap[coo->nz] == coo->Atot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJ's COO map of this PETSc differs from seqaijhead.h");
   PetscCall(PetscLogEventBegin(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  if (imode == ADD_VALUES && !(MatSeqJaggedCurrent(A) && j->vals)) PetscCall(MatSeqJaggedSync(A)); /* the values added to, on the GPU */
-  if (!j->format || j->format_nzstate != A->nonzerostate) PetscCall(MatSeqJaggedBuildFormat(A));
   if (!j->coo_djmap) {
     PetscCallCUDA(cudaMalloc((void **)&j->coo_djmap, sizeof(long long) * (coo->nz + 1)));
     PetscCallCUDA(cudaMalloc((void **)&j->coo_dperm, sizeof(long long) * PetscMax(coo->Atot, 1)));
@@ -405,17 +435,9 @@ static PetscErrorCode MatSeqJaggedSetValuesCOO(Mat A, const PetscScalar v[], Pet
     PetscCall(MatJaggedUpload(j->coo_dperm, coo->perm, sizeof(long long) * coo->Atot, stream));
     PetscCall(PetscLogCpuToGpu(sizeof(long long) * (coo->nz + 1 + coo->Atot)));
   }
-  PetscCallCUDA(cudaMallocAsync((void **)&dcsr, sizeof(PetscScalar) * PetscMax(coo->nz, 1), stream));
-  if (imode == ADD_VALUES) PetscCallCUDA(jagged::gpu::ScatterValues(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(dcsr), stream));
-  PetscCallCUDA(jagged::gpu::SumCOO((long long)coo->nz, j->coo_djmap, j->coo_dperm, HostScalar(v), HostScalar(dcsr), imode == ADD_VALUES, stream));
-  PetscCall(MatSeqJaggedFillFromDevice(A, dcsr, stream));
-  PetscCall(MatSeqAIJGetArrayWrite(A, &ha)); /* the master copy takes the values the GPU holds now */
-  PetscCallCUDA(cudaMemcpyAsync(ha, dcsr, sizeof(PetscScalar) * coo->nz, cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaFreeAsync(dcsr, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(MatSeqAIJRestoreArrayWrite(A, &ha));
-  PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * coo->nz));
-  A->offloadmask = PETSC_OFFLOAD_BOTH; /* after the restore, which took the host for the only current copy */
+  PetscCall(MatSeqJaggedGetDeviceCSRValues(A, (PetscBool)(imode == ADD_VALUES), &dcsr, stream));
+  PetscCallCUDA(jagged::gpu::SumCOO((long long)coo->nz, nullptr, j->coo_djmap, j->coo_dperm, HostScalar(v), HostScalar(dcsr), imode == ADD_VALUES, stream));
+  PetscCall(MatSeqJaggedRestoreDeviceCSRValues(A, &dcsr, stream));
   PetscCall(PetscLogEventEnd(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
