@@ -31,14 +31,18 @@ static inline EventCopies EventCopiesDiff(EventCopies after, EventCopies before)
   return d;
 }
 
-/* The ghost values one product of the MPIAIJ-based A receives (nrecv, host to device) and sends (nsend, device to host) on this process */
+/* The ghost values one product of the MPIAIJ-based A receives (nrecv, host to device) and sends (nsend, device to host) on this process (none on one process) */
 static inline PetscErrorCode MatGhostCounts(Mat A, PetscInt *nrecv, PetscInt *nsend)
 {
   PetscSF         sf;
   PetscMPIInt     niranks;
   const PetscInt *ioffset;
+  PetscMPIInt     size;
 
   PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  *nrecv = *nsend = 0; /* one process: no ghosts */
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetMultPetscSF(A, &sf));
   PetscCall(PetscSFGetGraph(sf, NULL, nrecv, NULL, NULL));
   PetscCall(PetscSFGetLeafRanks(sf, &niranks, NULL, &ioffset, NULL));
