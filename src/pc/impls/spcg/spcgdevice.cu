@@ -586,7 +586,8 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   /*
     one process: the graph multiplies with the CSR copy, or the sequential jagged matrix itself (an MPI jagged matrix's diagonal
     block); a V-cycle whose coarse solve crosses the host is not captured, nor one with half-precision levels: after such a graph
-    ran, a later cusparseSpGEMM_compute() of the process (PCGAMG's next set-up) was seen never to end (bench/RESULTS.md, "A stop after MPCG")
+    ran (its conditional nodes are the ingredient: the same kernels captured without them did not do it), a later
+    cusparseSpGEMM_compute() of the process (PCGAMG's next set-up) was seen never to end (bench/RESULTS.md, "A stop after MPCG")
   */
   d->graph = d->size == 1 && s->graph && !s->other && !(s->mg && (!s->mg->dense || PCSPCGMGHalf(s->mg)));
   if (d->graph && s->A) { /* a product provided through MatJaggedSetMultSingle() is called at each iteration, not captured */

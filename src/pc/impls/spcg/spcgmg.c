@@ -566,8 +566,9 @@ static PetscErrorCode PCSPCGMGShareOperator(PC pc, PCSPCGMGLevel *lv, PetscBool 
 
 /*
   The storage of the levels' own operator copies: PCSPCG's, but auto keeps them single where the inner loop is replayed as a CUDA
-  graph (one process on the GPU, the graph asked for): after a graph with half-precision levels had run, cuSPARSE's SpGEMM in a
-  later PCGAMG set-up of the process never ended, and without the graph the V-cycle's launches cost more than half saves
+  graph (one process on the GPU, the graph asked for): after a graph with half-precision levels in the bodies of its conditional
+  nodes had run (from 12 to 25 of them; not without the nodes), cuSPARSE's SpGEMM in a later PCGAMG set-up of the process never
+  ended, and without the graph the V-cycle's launches cost more than half saves
   (both measured in bench/RESULTS.md, "A stop after MPCG")
 */
 static PetscErrorCode PCSPCGMGStorage(PC pc, PetscBool device, PCSPCGStorage *storage, PetscBool *ingraph)
