@@ -137,7 +137,11 @@ PetscErrorCode MatSeqJaggedGetDeviceTwin(Mat A, Mat *twin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* C's values: the twins' product computed again, its values copied into C's host CSR, and C assembled (its jagged copy refreshed at its next use) */
+/*
+  C's values: the twins' product computed again, its values copied from the GPU straight into C's host CSR (not through
+  the product's own host array, which would be touched for the first time and copied again), and C assembled (its jagged
+  copy refreshed at its next use)
+*/
 static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
 {
   Mat_Product             *product = C->product;
@@ -153,11 +157,12 @@ static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
   PetscCall(MatSeqJaggedGetTwin(product->B, &Bt));
   PetscCall(MatProductReplaceMats(At, Bt, NULL, ctx->D));
   PetscCall(MatProductNumeric(ctx->D));
-  PetscCall(MatSeqAIJGetArrayRead(ctx->D, &dv)); /* from the device */
+  PetscCall(MatSeqAIJCUSPARSEGetArrayRead(ctx->D, &dv));
   PetscCall(MatSeqAIJGetArrayWrite(C, &cv));
-  PetscCall(PetscArraycpy(cv, dv, ctx->nz));
+  PetscCallCUDA(cudaMemcpy(cv, dv, sizeof(PetscScalar) * ctx->nz, cudaMemcpyDeviceToHost)); /* as MATSEQAIJCUSPARSE copies its values back */
+  PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * ctx->nz));
   PetscCall(MatSeqAIJRestoreArrayWrite(C, &cv));
-  PetscCall(MatSeqAIJRestoreArrayRead(ctx->D, &dv));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(ctx->D, &dv));
   PetscCall(MatAssemblyBegin(C, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(C, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
