@@ -365,6 +365,33 @@ static PetscErrorCode MatSeqJaggedFreeCOOMap(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MATSEQAIJ's COO map of A, checked against its host CSR (the layout seqaijhead.h copies) */
+static PetscErrorCode MatSeqJaggedCOOGetMap(Mat A, const MatSeqAIJCOOHead **coo)
+{
+  PetscContainer c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)A, "__PETSc_MatCOOStruct_Host", (PetscObject *)&c));
+  PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJ's COO map not found");
+  PetscCall(PetscContainerGetPointer(c, (void **)coo));
+  PetscCheck((*coo)->nz == ((MatSeqAIJHead *)A->data)->nz && (*coo)->jmap[(*coo)->nz] == (*coo)->Atot && (*coo)->Atot <= (*coo)->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJ's COO map of this PETSc differs from seqaijhead.h");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  After MATSEQAIJ's MatSetPreallocationCOO(): its new map checked (on every path, host kernels included, so that a PETSc whose
+  layout differs is told at once), the device copy of the previous one dropped
+*/
+static PetscErrorCode MatSeqJaggedCOOPreallocated(Mat A)
+{
+  const MatSeqAIJCOOHead *coo;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqJaggedCOOGetMap(A, &coo));
+  PetscCall(MatSeqJaggedFreeCOOMap(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   A new device array *dcsr of A's values in the order of its host CSR's nonzeros, to be summed into on the GPU (COO assembly): the
   current values with current (read from the jagged copy, made current first), else not set. MatSeqJaggedRestoreDeviceCSRValues()
@@ -414,7 +441,6 @@ PetscErrorCode MatSeqJaggedRestoreDeviceCSRValues(Mat A, PetscScalar **dcsr, cud
 static PetscErrorCode MatSeqJaggedSetValuesCOO(Mat A, const PetscScalar v[], PetscMemType mtype, InsertMode imode, PetscBool *done)
 {
   Mat_SeqJagged          *j = (Mat_SeqJagged *)A->spptr;
-  PetscContainer          c;
   const MatSeqAIJCOOHead *coo;
   PetscScalar            *dcsr;
   cudaStream_t            stream;
@@ -422,10 +448,7 @@ static PetscErrorCode MatSeqJaggedSetValuesCOO(Mat A, const PetscScalar v[], Pet
   PetscFunctionBegin;
   *done = (PetscBool)(!j->host && !A->boundtocpu && PetscMemTypeCUDA(mtype));
   if (!*done) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectQuery((PetscObject)A, "__PETSc_MatCOOStruct_Host", (PetscObject *)&c));
-  PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJ's COO map not found");
-  PetscCall(PetscContainerGetPointer(c, (void **)&coo));
-  PetscCheck(coo->nz == ((MatSeqAIJHead *)A->data)->nz && coo->jmap[coo->nz] == coo->Atot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJ's COO map of this PETSc differs from seqaijhead.h");
+  PetscCall(MatSeqJaggedCOOGetMap(A, &coo));
   PetscCall(PetscLogEventBegin(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (!j->coo_djmap) {
@@ -1457,7 +1480,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat A, MatType type, MatReuse reuse, 
   PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatRetrieveValues_C", &j->aijretrievevalues));
   if (j->aijretrievevalues) PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatRetrieveValues_C", MatRetrieveValues_SeqJagged));
   {
-    const MatJaggedCOOOps coo = {MatSeqJaggedHostChanged, MatSeqJaggedFreeCOOMap, MatSeqJaggedSetValuesCOO}; /* COO assembly: MATSEQAIJ's, and from GPU memory through its map */
+    const MatJaggedCOOOps coo = {MatSeqJaggedHostChanged, MatSeqJaggedCOOPreallocated, MatSeqJaggedSetValuesCOO}; /* COO assembly: MATSEQAIJ's, and from GPU memory through its map */
 
     PetscCall(MatJaggedComposeCOO(B, &coo));
   }
