@@ -88,8 +88,8 @@ static PetscErrorCode MatSeqJaggedTwinUpload(Mat A, Mat twin, PetscBool pattern)
 
 /*
   A MATSEQAIJ on A's host CSR arrays with no inodes. MatCreateSeqAIJWithArrays() assembles the matrix it makes, and the
-  assembly searches the pattern for inodes (a pass over every column index: about 0.035 s of the 0.05 s the twin of a
-  58.9 M-nonzero operator took to make) before an option could be set on the matrix; a twin never uses inodes
+  assembly searches the pattern for inodes (a pass over every column index) before an option could be set on the
+  matrix; a twin never uses inodes
   (MATSEQAIJCUSPARSE turns them off as it converts it). So it is made under an options database of its own that holds
   -mat_no_inode, pushed over the application's for the call (PetscOptionsPush()).
 */
