@@ -13,7 +13,6 @@
 #include <petscjagged/private/jaggednccl.h>
 #include <petscdevice_cuda.h>
 #include <petscjagged/private/seqjagged.h>
-#include <petscjagged/private/spcgimpl.h>
 #include <petscjagged/private/matsinglekernels.cuh>
 
 namespace {
