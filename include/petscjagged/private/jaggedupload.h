@@ -25,3 +25,10 @@ PETSC_INTERN PetscErrorCode MatJaggedUpload(void *dst, const void *src, size_t b
 */
 PETSC_INTERN PetscErrorCode MatJaggedPin(const void *p, size_t bytes, PetscBool *pinned);
 PETSC_INTERN PetscErrorCode MatJaggedUnpin(const void *p, PetscBool pinned);
+
+/*
+   Device copies of n host index arrays (a COO map's: PetscCount entries, the device kernels read them as long long)
+   in one allocation, *base, uploaded on stream: dst[k] receives the copy of src[k] (len[k] entries). cudaFree(*base)
+   frees them all.
+*/
+PETSC_INTERN PetscErrorCode MatJaggedUploadIndexArrays(int n, const PetscCount *const src[], const size_t len[], long long **const dst[], long long **base, cudaStream_t stream);

@@ -64,8 +64,8 @@ typedef struct {
   PetscObjectState twin_state, twin_nzstate;
 
   /* COO assembly from GPU memory (jaggedcoo.c): device copies of the jmap and perm arrays of MATSEQAIJ's COO map, made at the
-     first values from GPU memory after MatSetPreallocationCOO() */
-  long long *coo_djmap, *coo_dperm;
+     first values from GPU memory after MatSetPreallocationCOO(), in one allocation, coo_dmap */
+  long long *coo_dmap, *coo_djmap, *coo_dperm;
 } Mat_SeqJagged;
 
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqJagged(Mat, MatType, MatReuse, Mat *);

@@ -215,3 +215,21 @@ static PetscErrorCode MatJaggedUpload_Private(void *dst, const void *src, size_t
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MatJaggedUploadIndexArrays(int n, const PetscCount *const src[], const size_t len[], long long **const dst[], long long **base, cudaStream_t stream)
+{
+  size_t total = 0;
+
+  PetscFunctionBegin;
+  static_assert(sizeof(PetscCount) == sizeof(long long), "the device kernels read PetscCount arrays as long long");
+  for (int k = 0; k < n; k++) total += len[k];
+  PetscCallCUDA(cudaMalloc((void **)base, sizeof(long long) * PetscMax(total, (size_t)1)));
+  total = 0;
+  for (int k = 0; k < n; k++) {
+    *dst[k] = *base + total;
+    PetscCall(MatJaggedUpload(*dst[k], src[k], sizeof(long long) * len[k], stream));
+    total += len[k];
+  }
+  PetscCall(PetscLogCpuToGpu(sizeof(long long) * total));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

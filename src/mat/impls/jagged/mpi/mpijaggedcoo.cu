@@ -12,8 +12,6 @@
 #include <petscjagged/private/jaggedupload.h>
 #include <petscdevice_cuda.h>
 
-static_assert(sizeof(PetscCount) == sizeof(long long), "MATMPIAIJ's COO map is handed to SumCOO() as long long");
-
 /* The device copy of MATMPIAIJ's COO map (the arrays of MatMPIAIJCOOHead, in one allocation) and device send and receive buffers */
 typedef struct {
   long long   *map;
@@ -69,9 +67,6 @@ static PetscErrorCode MatMPIJaggedCOOGetDevice(Mat A, const MatMPIAIJCOOHead *co
 {
   PetscContainer         c;
   MatMPIJaggedCOODevice *d;
-  PetscCount            *src[11];
-  long long            **dst[11];
-  size_t                 len[11], total = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectQuery((PetscObject)A, "MatMPIJaggedCOODevice", (PetscObject *)&c));
@@ -81,20 +76,12 @@ static PetscErrorCode MatMPIJaggedCOOGetDevice(Mat A, const MatMPIAIJCOOHead *co
   }
   PetscCall(PetscNew(&d));
   {
-    PetscCount *s[11]  = {coo->Ajmap1, coo->Aperm1, coo->Bjmap1, coo->Bperm1, coo->Aimap2, coo->Ajmap2, coo->Aperm2, coo->Bimap2, coo->Bjmap2, coo->Bperm2, coo->Cperm1};
-    long long **t[11]  = {&d->Ajmap1, &d->Aperm1, &d->Bjmap1, &d->Bperm1, &d->Aimap2, &d->Ajmap2, &d->Aperm2, &d->Bimap2, &d->Bjmap2, &d->Bperm2, &d->Cperm1};
-    const size_t n[11] = {(size_t)coo->Annz + 1, (size_t)coo->Atot1, (size_t)coo->Bnnz + 1, (size_t)coo->Btot1, (size_t)coo->Annz2, (size_t)coo->Annz2 + 1, (size_t)coo->Atot2, (size_t)coo->Bnnz2, (size_t)coo->Bnnz2 + 1, (size_t)coo->Btot2, (size_t)coo->sendlen};
+    const PetscCount *src[11] = {coo->Ajmap1, coo->Aperm1, coo->Bjmap1, coo->Bperm1, coo->Aimap2, coo->Ajmap2, coo->Aperm2, coo->Bimap2, coo->Bjmap2, coo->Bperm2, coo->Cperm1};
+    long long **const dst[11] = {&d->Ajmap1, &d->Aperm1, &d->Bjmap1, &d->Bperm1, &d->Aimap2, &d->Ajmap2, &d->Aperm2, &d->Bimap2, &d->Bjmap2, &d->Bperm2, &d->Cperm1};
+    const size_t      len[11] = {(size_t)coo->Annz + 1, (size_t)coo->Atot1, (size_t)coo->Bnnz + 1, (size_t)coo->Btot1, (size_t)coo->Annz2, (size_t)coo->Annz2 + 1, (size_t)coo->Atot2, (size_t)coo->Bnnz2, (size_t)coo->Bnnz2 + 1, (size_t)coo->Btot2, (size_t)coo->sendlen};
 
-    for (int k = 0; k < 11; k++) src[k] = s[k], dst[k] = t[k], len[k] = n[k], total += n[k];
+    PetscCall(MatJaggedUploadIndexArrays(11, src, len, dst, &d->map, stream));
   }
-  PetscCallCUDA(cudaMalloc((void **)&d->map, sizeof(long long) * total));
-  total = 0;
-  for (int k = 0; k < 11; k++) {
-    *dst[k] = d->map + total;
-    PetscCall(MatJaggedUpload(*dst[k], src[k], sizeof(long long) * len[k], stream));
-    total += len[k];
-  }
-  PetscCall(PetscLogCpuToGpu(sizeof(long long) * total));
   PetscCallCUDA(cudaMalloc((void **)&d->sendbuf, sizeof(PetscScalar) * PetscMax(coo->sendlen, 1)));
   PetscCallCUDA(cudaMalloc((void **)&d->recvbuf, sizeof(PetscScalar) * PetscMax(coo->recvlen, 1)));
   PetscCall(PetscObjectContainerCompose((PetscObject)A, "MatMPIJaggedCOODevice", d, MatMPIJaggedCOODeviceDestroy));

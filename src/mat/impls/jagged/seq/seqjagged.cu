@@ -359,9 +359,8 @@ static PetscErrorCode MatSeqJaggedFreeCOOMap(Mat A)
   Mat_SeqJagged *j = (Mat_SeqJagged *)A->spptr;
 
   PetscFunctionBegin;
-  PetscCall(MatSeqJaggedDeviceFree(j->coo_djmap));
-  PetscCall(MatSeqJaggedDeviceFree(j->coo_dperm));
-  j->coo_djmap = j->coo_dperm = NULL;
+  PetscCall(MatSeqJaggedDeviceFree(j->coo_dmap));
+  j->coo_dmap = j->coo_djmap = j->coo_dperm = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -451,12 +450,12 @@ static PetscErrorCode MatSeqJaggedSetValuesCOO(Mat A, const PetscScalar v[], Pet
   PetscCall(MatSeqJaggedCOOGetMap(A, &coo));
   PetscCall(PetscLogEventBegin(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  if (!j->coo_djmap) {
-    PetscCallCUDA(cudaMalloc((void **)&j->coo_djmap, sizeof(long long) * (coo->nz + 1)));
-    PetscCallCUDA(cudaMalloc((void **)&j->coo_dperm, sizeof(long long) * PetscMax(coo->Atot, 1)));
-    PetscCall(MatJaggedUpload(j->coo_djmap, coo->jmap, sizeof(long long) * (coo->nz + 1), stream));
-    PetscCall(MatJaggedUpload(j->coo_dperm, coo->perm, sizeof(long long) * coo->Atot, stream));
-    PetscCall(PetscLogCpuToGpu(sizeof(long long) * (coo->nz + 1 + coo->Atot)));
+  if (!j->coo_dmap) {
+    const PetscCount *src[2] = {coo->jmap, coo->perm};
+    long long **const dst[2] = {&j->coo_djmap, &j->coo_dperm};
+    const size_t      len[2] = {(size_t)coo->nz + 1, (size_t)coo->Atot};
+
+    PetscCall(MatJaggedUploadIndexArrays(2, src, len, dst, &j->coo_dmap, stream));
   }
   PetscCall(MatSeqJaggedGetDeviceCSRValues(A, (PetscBool)(imode == ADD_VALUES), &dcsr, stream));
   PetscCallCUDA(jagged::gpu::SumCOO((long long)coo->nz, nullptr, j->coo_djmap, j->coo_dperm, HostScalar(v), HostScalar(dcsr), imode == ADD_VALUES, stream));

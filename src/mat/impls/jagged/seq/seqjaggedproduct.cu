@@ -95,15 +95,17 @@ static PetscErrorCode MatSeqJaggedTwinUpload(Mat A, Mat twin, PetscBool pattern)
 */
 static PetscErrorCode MatSeqJaggedCreateTwin(Mat A, const PetscInt ai[], const PetscInt aj[], PetscScalar aa[], Mat *twin)
 {
-  PetscOptions options;
+  PetscOptions   options;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsCreate(&options));
   PetscCall(PetscOptionsSetValue(options, "-mat_no_inode", NULL));
   PetscCall(PetscOptionsPush(options));
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, const_cast<PetscInt *>(ai), const_cast<PetscInt *>(aj), aa, twin));
-  PetscCall(PetscOptionsPop());
+  ierr = MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, const_cast<PetscInt *>(ai), const_cast<PetscInt *>(aj), aa, twin);
+  PetscCall(PetscOptionsPop()); /* the application's options back before an error goes up */
   PetscCall(PetscOptionsDestroy(&options));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
