@@ -6,7 +6,7 @@
    are made at the first large upload (0.45 ms a MB) and kept until PetscFinalize(). A process bound to one
    core (MPI launchers bind 2 ranks so) has no lanes: it pins the array in place an eighth at a time, each
    piece's copy crossing while the next one is pinned, so that only the last piece's copy adds to the pinning
-   (H200 host, one bound core: 5-7 % less time than pinning the whole array, 11-15 GB/s).
+   (bench/RESULTS.md, "Two GPUs as users meet them, on the final code": 8-16 % less time than pinned whole).
 */
 #include <petscdevice_cuda.h>
 #include <petscmat.h>
