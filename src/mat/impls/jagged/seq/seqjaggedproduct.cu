@@ -172,6 +172,7 @@ static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
   Mat                      At, Bt;
   const PetscScalar       *dv;
   PetscScalar             *cv;
+  cudaStream_t             stream;
 
   PetscFunctionBegin;
   MatCheckProduct(C, 1);
@@ -182,7 +183,9 @@ static PetscErrorCode MatProductNumeric_SeqJagged(Mat C)
   PetscCall(MatProductNumeric(ctx->D));
   PetscCall(MatSeqAIJCUSPARSEGetArrayRead(ctx->D, &dv));
   PetscCall(MatSeqAIJGetArrayWrite(C, &cv));
-  PetscCallCUDA(cudaMemcpy(cv, dv, sizeof(PetscScalar) * ctx->nz, cudaMemcpyDeviceToHost)); /* as MATSEQAIJCUSPARSE copies its values back */
+  PetscCall(PetscGetCurrentCUDAStream(&stream)); /* the stream D's product ran on, whatever its kind */
+  PetscCallCUDA(cudaMemcpyAsync(cv, dv, sizeof(PetscScalar) * ctx->nz, cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * ctx->nz));
   PetscCall(MatSeqAIJRestoreArrayWrite(C, &cv));
   PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(ctx->D, &dv));
