@@ -6,6 +6,7 @@
      nvcc -std=c++17 -arch=sm_90 -O2 bench_jaggedkernels.cu jaggedkernels.cu jaggedformat.cpp -lcusparse -o bench_jaggedkernels
 */
 #include <petscjagged/private/jaggedkernels.cuh>
+#include "benchdevice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,19 +24,14 @@
 namespace {
 
 using namespace jagged;
+using bench::Check;
+using bench::Upload;
 
 struct CSR {
   std::string      name;
   int              nrows = 0, ncols = 0;
   std::vector<int> rowptr{0}, colidx;
 };
-
-void Check(bool ok, const char *what)
-{
-  if (ok) return;
-  std::printf("bench failed: %s\n", what);
-  std::exit(2);
-}
 
 /* Rows of the given lengths, distinct columns drawn within band of the diagonal (band 0: anywhere) */
 CSR Banded(std::string name, int ncols, const std::vector<int> &len, int band, std::mt19937 &rng)
@@ -150,15 +146,6 @@ double TimeMs(const std::function<void()> &run)
   cudaEventDestroy(stop);
   Check(cudaGetLastError() == cudaSuccess, "kernel");
   return ms / nrep;
-}
-
-template <typename T>
-T *Upload(const std::vector<T> &h)
-{
-  T *p = nullptr;
-  Check(cudaMalloc(&p, std::max<size_t>(h.size(), 1) * sizeof(T)) == cudaSuccess, "cudaMalloc");
-  Check(cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess, "upload");
-  return p;
 }
 
 void Report(const char *what, double ms, long long nnz, double bytes)

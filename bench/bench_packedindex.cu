@@ -16,6 +16,7 @@
      bench_packedindex FILE [FILE...]      (bench/firstsolve -save writes such files)
 */
 #include <petscjagged/private/jaggedhost.hpp>
+#include "benchdevice.hpp"
 #include <petscjagged/private/jaggedkernels.cuh>
 
 #include <algorithm>
@@ -35,15 +36,10 @@
 namespace {
 
 using namespace jagged;
+using bench::Check;
+using bench::Upload;
 
 constexpr int kThreads = 256;
-
-void Check(bool ok, const char *what)
-{
-  if (ok) return;
-  std::printf("bench failed: %s\n", what);
-  std::exit(2);
-}
 
 struct CSR {
   int                 nrows = 0, ncols = 0;
@@ -189,15 +185,6 @@ __global__ void __launch_bounds__(kThreads) PackedJDSKernel(int n, const int *__
     acc           = fmaf(v, __ldg(x + col), acc);
   }
   y[__ldg(perm + i)] = acc;
-}
-
-template <typename T>
-T *Upload(const std::vector<T> &h)
-{
-  T *p = nullptr;
-  Check(cudaMalloc(&p, std::max<size_t>(h.size(), 1) * sizeof(T)) == cudaSuccess, "cudaMalloc");
-  Check(cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess, "upload");
-  return p;
 }
 
 /* Median time in ms of run() over 7 batches of 20 (after warm-up) */
