@@ -6,6 +6,7 @@
      g++ -O2 -std=c++17 -Wall -Wextra test_jaggedformat.cpp jaggedformat.cpp jaggedhost.cpp -o test_jaggedformat
 */
 #include <petscjagged/private/jaggedhost.hpp>
+#include <petscjagged/private/jaggedpacked.hpp>
 #include "test_jaggedutil.hpp"
 
 #include <climits>
@@ -266,6 +267,80 @@ void CheckHalf()
   std::printf("test_jaggedformat: Half rounding checked on all %d neighbour pairs of finite halves\n", nchecked);
 }
 
+/*
+   Packed half storage: the packed pattern (escapes where distances pass 16 bits, each entry mapped back), the words of a format
+   built from it (every entry's column and value decoded again from its row's words), and the packed product against a CSR product
+   of the same half values
+*/
+void CheckPacked(std::mt19937 &rng)
+{
+  int ncombinations = 0;
+
+  for (const CSR &a : PackedTestMatrices(rng)) {
+    PackedPattern p;
+    long long     escapes = 0;
+
+    JAGGED_CHECK(PackPattern(a.nrows, a.rowptr.data(), a.colidx.data(), &p) == Status::Success, "%s: PackPattern", a.name.c_str());
+    for (int r = 0; r < a.nrows; ++r)
+      for (int k = a.rowptr[r] + 1; k < a.rowptr[r + 1]; ++k) escapes += a.colidx[k] - a.colidx[k - 1] > kPackedMaxDistance;
+    JAGGED_CHECK(p.nescapes == escapes && p.rowptr.back() == a.rowptr.back() + escapes, "%s: %lld escapes, %lld expected", a.name.c_str(), p.nescapes, escapes);
+    for (int r = 0; r < a.nrows; ++r) {
+      int prev = -1, k = a.rowptr[r];
+      for (int q = p.rowptr[r]; q < p.rowptr[r + 1]; ++q) {
+        JAGGED_CHECK(p.colidx[q] > prev && (q == p.rowptr[r] || p.colidx[q] - prev <= kPackedMaxDistance || p.amap[q] < 0), "%s: row %d distance at %d", a.name.c_str(), r, q);
+        if (p.amap[q] >= 0) JAGGED_CHECK(p.amap[q] == k && p.colidx[q] == a.colidx[k++], "%s: row %d entry %d maps wrongly", a.name.c_str(), r, q);
+        prev = p.colidx[q];
+      }
+      JAGGED_CHECK(k == a.rowptr[r + 1], "%s: row %d lost entries", a.name.c_str(), r);
+    }
+    const std::vector<double> vals = MasterValues<double>(a, rng);
+    const std::vector<float>  x    = RandomVector<float>(a.ncols, rng);
+    std::vector<long double>  ref(a.nrows, 0), mag(a.nrows, 0);
+    for (int r = 0; r < a.nrows; ++r)
+      for (int k = a.rowptr[r]; k < a.rowptr[r + 1]; ++k) {
+        const long double t = static_cast<long double>(static_cast<float>(Half(vals[k]))) * x[a.colidx[k]];
+        ref[r] += t;
+        mag[r] += std::fabs(t);
+      }
+    for (const Options &o : {Options{Kind::PJDS, kDefaultBlockRows, LongRowMode::JaggedOnly, 0}, Options{Kind::PJDS, 7, LongRowMode::JaggedOnly, 0}, Options{Kind::JDS, kDefaultBlockRows, LongRowMode::JaggedOnly, 0}}) {
+      Format                     f;
+      const std::string          what = a.name + ", " + Describe(o);
+      std::vector<std::uint32_t> words(1);
+      std::vector<int>           first(1);
+      std::vector<float>         y(a.nrows, NAN);
+      double                     err = 0;
+
+      JAGGED_CHECK(BuildFormat(a.nrows, a.ncols, p.rowptr.data(), p.colidx.data(), o, &f) == Status::Success && f.nlong == 0, "%s: BuildFormat", what.c_str());
+      words.resize(std::max(f.nstored, 1));
+      first.resize(std::max(f.nsorted, 1));
+      PackWords(f, p.amap.data(), vals.data(), words.data(), first.data());
+      for (int i = 0; i < f.nsorted; ++i) { /* decoded: the row's entries, in order */
+        const int r = f.perm[i];
+        int       col = first[i], k = a.rowptr[r];
+        for (int j = 0; j < f.rowlen[i]; ++j) {
+          const std::uint32_t w = words[f.diagstart[j] + i];
+          if (!(w & 0xffffu)) {
+            col += static_cast<int>((w >> 16) * kPackedMaxDistance);
+            continue;
+          }
+          col += static_cast<int>(w & 0xffffu);
+          JAGGED_CHECK(k < a.rowptr[r + 1] && col == a.colidx[k] && (w >> 16) == Half(vals[k]).bits, "%s: row %d decodes wrongly at slot %d", what.c_str(), r, j);
+          ++k;
+        }
+        JAGGED_CHECK(k == a.rowptr[r + 1], "%s: row %d decodes %d of %d entries", what.c_str(), r, k - a.rowptr[r], a.Length(r));
+      }
+      host::MultPacked(f, words.data(), first.data(), x.data(), y.data());
+      for (int r = 0; r < a.nrows; ++r) err = std::max(err, static_cast<double>(std::fabs(y[r] - ref[r]) / std::max(mag[r], 1e-300L)));
+      JAGGED_CHECK(err <= 1e-6, "%s: MultPacked error %g", what.c_str(), err);
+      ncombinations++;
+    }
+  }
+  const int unsorted[] = {0, 2}, cols[] = {5, 3};
+  PackedPattern p;
+  JAGGED_CHECK(PackPattern(1, unsorted, cols, &p) == Status::InvalidCSR, "PackPattern of an unsorted row");
+  std::printf("test_jaggedformat: packed half storage checked on %d matrix/format combinations\n", ncombinations);
+}
+
 /* Option and CSR validation */
 void CheckValidation()
 {
@@ -433,6 +508,7 @@ int main()
         nblocked++;
       }
   CheckBlockedLayout();
+  CheckPacked(rng);
   CheckSumCOO<double>(rng);
   CheckSumCOO<std::complex<double>>(rng);
   std::printf("test_jaggedformat: %d matrix/format combinations, %d blocked ones, %d failures\n", nbuilt, nblocked, failures);

@@ -11,6 +11,7 @@
 #include <petscjagged/private/jaggedbuild.cuh>
 #include <petscjagged/private/jaggedhost.hpp>
 #include <petscjagged/private/jaggedkernels.cuh>
+#include <petscjagged/private/jaggedpacked.hpp>
 #include "test_jaggedutil.hpp"
 
 #include <cstdlib>
@@ -208,6 +209,77 @@ void CheckDeviceBuild(const CSR &a, const Options &o, std::mt19937 &rng)
   CheckHostTwins<Half, float>(a, f, built, rng, what + " <half, float>");
   CudaCheck(gpu::DeviceFormatDestroy(&ref), "DeviceFormatDestroy");
   CudaCheck(gpu::DeviceFormatDestroy(&built), "DeviceFormatDestroy");
+}
+
+/*
+   Packed half storage on the GPU against its host twins: the packed pattern of the device CSR (every array), the format built on the
+   GPU from it (as from any pattern), the words and first columns bit for bit, and the packed product
+*/
+void CheckPacked(std::mt19937 &rng)
+{
+  int ncombinations = 0;
+
+  for (const CSR &a : PackedTestMatrices(rng)) {
+    PackedPattern            p;
+    gpu::DevicePackedPattern dp;
+    DeviceVector<int>        drowptr(a.rowptr), dcolidx(a.colidx);
+    cudaError_t              err;
+
+    JAGGED_CHECK(PackPattern(a.nrows, a.rowptr.data(), a.colidx.data(), &p) == Status::Success, "%s: PackPattern", a.name.c_str());
+    JAGGED_CHECK(gpu::PackPattern(a.nrows, drowptr.get(), dcolidx.get(), &dp, 0, &err) == Status::Success, "%s: gpu::PackPattern", a.name.c_str());
+    CudaCheck(err, "gpu::PackPattern");
+    const size_t     n = p.colidx.size();
+    std::vector<int> rowptr(a.nrows + 1), colidx(n), amap(n);
+    CudaCheck(cudaMemcpy(rowptr.data(), dp.rowptr, sizeof(int) * rowptr.size(), cudaMemcpyDeviceToHost), "download");
+    if (n) CudaCheck(cudaMemcpy(colidx.data(), dp.colidx, sizeof(int) * n, cudaMemcpyDeviceToHost), "download");
+    if (n) CudaCheck(cudaMemcpy(amap.data(), dp.amap, sizeof(int) * n, cudaMemcpyDeviceToHost), "download");
+    JAGGED_CHECK(dp.nescapes == p.nescapes && rowptr == p.rowptr && colidx == p.colidx && amap == p.amap, "%s: the packed pattern differs from the host's (%lld escapes, host %lld)", a.name.c_str(), dp.nescapes, p.nescapes);
+    const std::vector<double> vals = MasterValues<double>(a, rng);
+    const std::vector<float>  x    = RandomVector<float>(a.ncols, rng);
+    std::vector<float>        hv(vals.size());
+    for (size_t k = 0; k < vals.size(); ++k) hv[k] = static_cast<float>(Half(vals[k]));
+    const Reference<float> ref = CSRMult(a, hv, x, {}, false); /* the product of the half values */
+    DeviceVector<double>   dvals(vals);
+    DeviceVector<float>    dx(x);
+    for (const Options &o : {Options{Kind::PJDS, kDefaultBlockRows, LongRowMode::JaggedOnly, 0}, Options{Kind::PJDS, 7, LongRowMode::JaggedOnly, 0}, Options{Kind::JDS, kDefaultBlockRows, LongRowMode::JaggedOnly, 0}}) {
+      const std::string          what = a.name + ", " + Describe(o) + ", packed";
+      Format                     f, sf;
+      gpu::DeviceFormat          d;
+      std::vector<std::uint32_t> words(1);
+      std::vector<int>           first(1);
+      std::vector<float>         y(a.nrows);
+
+      JAGGED_CHECK(BuildFormat(a.nrows, a.ncols, p.rowptr.data(), p.colidx.data(), o, &f) == Status::Success, "%s: BuildFormat", what.c_str());
+      JAGGED_CHECK(gpu::BuildDeviceFormat(a.nrows, a.ncols, dp.rowptr, dp.colidx, o, &sf, &d, 0, &err) == Status::Success, "%s: BuildDeviceFormat", what.c_str());
+      CudaCheck(err, "BuildDeviceFormat");
+      words.resize(std::max(f.nstored, 1));
+      first.resize(std::max(f.nsorted, 1));
+      PackWords(f, p.amap.data(), vals.data(), words.data(), first.data());
+      host::MultPacked(f, words.data(), first.data(), x.data(), y.data());
+      DeviceVector<std::uint32_t> dwords(std::vector<std::uint32_t>(words.size(), 0xdeadbeefu));
+      DeviceVector<int>           dfirst(std::vector<int>(first.size(), -7));
+      DeviceVector<float>         dy(std::vector<float>(a.nrows, NAN));
+      CudaCheck(gpu::PackWords(d, dp.amap, dvals.get(), dwords.get(), dfirst.get(), 0), "gpu::PackWords");
+      JAGGED_CHECK(dwords.download() == words && (f.nsorted == 0 || dfirst.download() == first), "%s: words or first columns differ from the host twin's", what.c_str());
+      CudaCheck(gpu::MultPacked(d, dwords.get(), dfirst.get(), dx.get(), dy.get(), 0), "gpu::MultPacked");
+      const double herr = RelativeError(y, ref), derr = RelativeError(dy.download(), ref);
+      JAGGED_CHECK(herr <= Tolerance<float>() && derr <= Tolerance<float>(), "%s: MultPacked error %g, its host twin's %g", what.c_str(), derr, herr);
+      CudaCheck(gpu::DeviceFormatDestroy(&d), "DeviceFormatDestroy");
+      ncombinations++;
+    }
+    CudaCheck(gpu::PackedPatternDestroy(&dp), "PackedPatternDestroy");
+  }
+  {
+    Format            f;
+    gpu::DeviceFormat d;
+    const CSR         a = MakeCSR("40x40 long row", 40, {39, 1, 1, 1, 1, 1, 1, 1, 1, 1}, rng, true);
+    JAGGED_CHECK(BuildFormat(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), Options{Kind::PJDS, kDefaultBlockRows, LongRowMode::Split, 3}, &f) == Status::Success && f.nlong > 0, "a format with long rows");
+    CudaCheck(gpu::DeviceFormatCreate(f, &d, 0), "DeviceFormatCreate");
+    JAGGED_CHECK(gpu::MultPacked(d, nullptr, nullptr, nullptr, nullptr, 0) == cudaErrorInvalidValue, "MultPacked refuses a long-row part");
+    cudaGetLastError();
+    CudaCheck(gpu::DeviceFormatDestroy(&d), "DeviceFormatDestroy");
+  }
+  std::printf("test_jaggedkernels: packed half storage checked against the host twins on %d matrix/format combinations\n", ncombinations);
 }
 
 /* A format built on the host and uploaded, and built on the GPU: every product and value operation on the GPU */
@@ -410,6 +482,7 @@ int main()
     }
   }
   CheckHalfConversions(rng);
+  CheckPacked(rng);
   CheckDiagonalTables(rng);
   CheckRandomDeviceBuilds(rng);
   CheckDeviceBuildErrors();

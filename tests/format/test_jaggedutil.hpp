@@ -117,6 +117,47 @@ inline std::vector<CSR> TestMatrices(std::mt19937 &rng)
   return m;
 }
 
+/* A CSR of the given rows (each a list of columns, sorted here) */
+inline CSR RowsCSR(std::string name, int ncols, std::vector<std::vector<int>> rows)
+{
+  CSR a;
+  a.name  = std::move(name);
+  a.nrows = static_cast<int>(rows.size());
+  a.ncols = ncols;
+  for (std::vector<int> &cols : rows) {
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    a.colidx.insert(a.colidx.end(), cols.begin(), cols.end());
+    a.rowptr.push_back(static_cast<int>(a.colidx.size()));
+  }
+  return a;
+}
+
+/*
+   Matrices for packed storage (jaggedpacked.hpp): distances at the 16-bit limit and past it by one, two and many escapes, rows
+   starting at column 0 or at the last column, empty rows; and wide random rows of clusters far apart, as a finite-element
+   matrix numbered by kind of point has them
+*/
+inline std::vector<CSR> PackedTestMatrices(std::mt19937 &rng)
+{
+  constexpr int    M = 65535, n = 300000;
+  std::vector<CSR> m;
+
+  m.push_back(RowsCSR("9 x 300000 at the distance limit", n, {{0, M}, {0, M + 1}, {5, 5 + 2 * M}, {5, 5 + 2 * M + 1}, {}, {n - 1}, {0, 1, 2, n - 1}, {3, M + 3, 2 * M + 3, 2 * M + 4}, {7, 7 + 4 * M + 17}}));
+  for (int rows : {1000, 4099}) {
+    std::uniform_int_distribution<int> start(0, n - 64), clusters(0, 5), width(1, 12);
+    std::vector<std::vector<int>>      r(rows);
+    for (std::vector<int> &cols : r)
+      for (int c = clusters(rng); c > 0; --c) {
+        const int s = start(rng);
+        for (int w = width(rng); w > 0; --w) cols.push_back(s + static_cast<int>(rng() % 48));
+      }
+    m.push_back(RowsCSR(std::to_string(rows) + " x 300000 clusters far apart", n, std::move(r)));
+  }
+  m.push_back(MakeCSR("1000x1000 lengths 0..40 (no escapes)", 1000, UniformLengths(1000, 0, 40, rng), rng, true));
+  return m;
+}
+
 /*
    A CSR of bs x bs blocks: block row b holds blengths[b] distinct random block columns (the diagonal block in most of
    them), each block's entries present with probability fill (at least one); scalar rows sorted by column

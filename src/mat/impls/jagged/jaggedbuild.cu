@@ -19,6 +19,7 @@
    to bs^2 entries a slot (a thread a scalar row finds each entry's block by binary search in its block row).
 */
 #include <petscjagged/private/jaggedbuild.cuh>
+#include <petscjagged/private/jaggedscratch.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -35,12 +36,6 @@ namespace {
 
 constexpr int kThreads = 256;
 
-#define JAGGED_CUDA_TRY(call) \
-  do { \
-    const cudaError_t err_ = (call); \
-    if (err_ != cudaSuccess) return err_; \
-  } while (0)
-
 /* Found by the kernels, read by the host when it synchronizes */
 struct Scalars {
   unsigned maxlen;  /* longest row */
@@ -49,38 +44,6 @@ struct Scalars {
   int      nblock;  /* sorted rows of at least kBlockRowMinLength entries */
   int      ndiag;   /* length of the first (longest) jagged row */
 };
-
-/* Stream-ordered device memory for the build's temporaries, freed on scope exit */
-template <typename T>
-class Scratch {
-public:
-  explicit Scratch(cudaStream_t stream) : stream_(stream) {}
-  Scratch(const Scratch &)            = delete;
-  Scratch &operator=(const Scratch &) = delete;
-  ~Scratch()
-  {
-    if (p_) cudaFreeAsync(p_, stream_);
-  }
-  cudaError_t Allocate(size_t n) { return cudaMallocAsync(reinterpret_cast<void **>(&p_), std::max<size_t>(n, 1) * sizeof(T), stream_); }
-  T          *get() const { return p_; }
-
-private:
-  T           *p_ = nullptr;
-  cudaStream_t stream_;
-};
-
-/* A CUB device algorithm, called as algorithm(temp, bytes): once for the size, then with its temporary storage */
-template <typename Algorithm>
-cudaError_t RunCub(const Algorithm &algorithm, cudaStream_t stream)
-{
-  size_t        bytes = 0;
-  Scratch<char> temp(stream);
-
-  JAGGED_CUDA_TRY(algorithm(nullptr, bytes));
-  JAGGED_CUDA_TRY(temp.Allocate(bytes));
-  return algorithm(temp.get(), bytes);
-}
-
 
 long long RoundUp(long long n, long long multiple)
 {

@@ -1,4 +1,5 @@
 #include <petscjagged/private/jaggedkernels.cuh>
+#include <petscjagged/private/jaggedpacked.hpp>
 #include <petscjagged/private/jaggeddevicescalar.cuh>
 
 #include <algorithm>
@@ -79,6 +80,30 @@ __global__ void __launch_bounds__(kRowThreads) JaggedRowKernel(const __grid_cons
     acc         = term(acc, row, LoadStream(a.colidx + k), LoadStream(vals + k));
   }
   y[row] = w ? w[row] + acc : acc;
+}
+
+/*
+   Packed half storage (jaggedpacked.hpp), one thread per sorted row: the thread keeps its row's running column, adds each
+   slot's 16-bit distance (an escape's multiple of kPackedMaxDistance) and gathers x there; one 32-bit load a slot.
+*/
+template <int N>
+__global__ void __launch_bounds__(kRowThreads) PackedRowKernel(const __grid_constant__ DiagTable<N> table, const JaggedArrays a, const std::uint32_t *__restrict__ words, const int *__restrict__ first, const float *__restrict__ x, float *y)
+{
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= static_cast<unsigned>(a.nsorted)) return;
+  const int row = LoadRO(a.perm + i), len = LoadRO(a.rowlen + i);
+  int       col = LoadRO(first + i);
+  float     acc = 0;
+#pragma unroll 4
+  for (int j = 0; j < len; ++j) {
+    const unsigned w = __ldcs(words + DiagStart(table, a.diagstart, j) + i), d = w & 0xffffu, h = w >> 16;
+    if (d == 0) col += static_cast<int>(h * kPackedMaxDistance);
+    else {
+      col += static_cast<int>(d);
+      acc = fmaf(__half2float(__ushort_as_half(static_cast<unsigned short>(h))), LoadRO(x + col), acc);
+    }
+  }
+  y[row] = acc;
 }
 
 /*
@@ -354,6 +379,16 @@ cudaError_t LaunchJaggedRows(const DeviceFormat &d, const M *vals, const Term &t
   return LaunchJaggedRowsWith<0>(d, vals, term, w, y, stream);
 }
 
+template <int N>
+cudaError_t LaunchPackedRowsWith(const DeviceFormat &d, const std::uint32_t *words, const int *first, const float *x, float *y, cudaStream_t stream)
+{
+  DiagTable<N> table{};
+  if (d.nsorted == 0) return cudaSuccess;
+  if constexpr (N > 0) std::copy(d.diagstart_host.begin(), d.diagstart_host.begin() + d.ndiag, table.start);
+  PackedRowKernel<N><<<JaggedBlocks(d.nsorted, kRowThreads), kRowThreads, 0, stream>>>(table, JaggedArraysOf(d), words, first, x, y);
+  return cudaGetLastError();
+}
+
 /* Long rows: the first nlong_block set to w (or 0) then summed in chunks, one block each; a warp for each other row */
 template <typename M, typename V, typename Term>
 cudaError_t LaunchLongRows(const DeviceFormat &d, const M *vals, const Term &term, const V *w, V *y, cudaStream_t stream)
@@ -526,6 +561,13 @@ template <typename MatT, typename VecT>
 cudaError_t Mult(const DeviceFormat &d, const MatT vals[], const VecT x[], VecT y[], cudaStream_t stream)
 {
   return MultRows(d, Device(vals), Device(x), static_cast<const DeviceScalar<VecT> *>(nullptr), Device(y), stream);
+}
+
+cudaError_t MultPacked(const DeviceFormat &d, const std::uint32_t words[], const int first[], const float x[], float y[], cudaStream_t stream)
+{
+  if (d.bs != 1 || d.nlong != 0) return cudaErrorInvalidValue; /* packed: scalar formats without a long-row part */
+  if (d.ndiag <= kMaxConstantDiagonals) return LaunchPackedRowsWith<kMaxConstantDiagonals>(d, words, first, x, y, stream);
+  return LaunchPackedRowsWith<0>(d, words, first, x, y, stream);
 }
 
 template <typename MatT, typename VecT>
