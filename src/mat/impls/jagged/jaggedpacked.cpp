@@ -87,7 +87,7 @@ void MultPacked(const Format &f, const std::uint32_t words[], const int first[],
       }
       col += static_cast<int>(d);
       v.bits = static_cast<std::uint16_t>(h);
-      acc    = std::fma(static_cast<float>(v), x[col], acc);
+      acc += static_cast<float>(v) * x[col]; /* as host::Mult() sums */
     }
     y[f.perm[i]] = acc;
   }

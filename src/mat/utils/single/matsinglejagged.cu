@@ -13,7 +13,9 @@
    its row's other entries, so that S's row sums are kept (a Laplacian's low modes; bench/halfmodel.py): its slot stores
    zero. The product is y = D^{1/2} (S_offdiag + diag) (D^{1/2} x), the scalings and the diagonal in two passes over the
    vectors around the jagged kernel, arithmetic in single precision. Entries that half stores with fewer bits (subnormal)
-   or as zero are counted and shown by the view; one beyond half's range is an error.
+   or as zero are counted and shown by the view; one beyond half's range is an error. Half storage asked for (not auto) of a
+   scalar copy without long rows packs each value with its column's 16-bit distance from the row's previous one in one 32-bit
+   word (jaggedpacked.hpp: 4 bytes a nonzero and the escapes, against 6), the format built from the packed pattern.
 
    Auto storage (PCSPCG_STORAGE_AUTO) stores half where it pays and is safe, else single: the copy keeps dense blocks (a scalar
    pJDS product is no faster in half: its x gathers, not its values, bound it), every diagonal entry is positive, every
@@ -24,6 +26,7 @@
 #include <petscjagged/private/matsinglekernels.cuh>
 #include <petscjagged/private/jaggedbuild.cuh>
 #include <petscjagged/private/jaggedhost.hpp>
+#include <petscjagged/private/jaggedpacked.hpp>
 
 #include <new>
 
@@ -34,6 +37,10 @@ struct _n_MatSingleJagged {
   float                     *scale   = nullptr; /* half storage: D^{1/2}, a row */
   float                     *xs      = nullptr; /* half storage: D^{1/2} x, the product's scratch */
   float                     *diag    = nullptr; /* half storage: S's diagonal plus the rounding of its row's other entries, a row */
+  std::uint32_t             *words   = nullptr; /* packed half storage: a value and a column distance a slot, then the sorted rows' first columns (first), else NULL */
+  int                       *first   = nullptr;
+  int                       *amap    = nullptr; /* packed: the block's CSR position of each entry of the packed pattern (-1: an escape); the format is that pattern's */
+  PetscCount                 nescapes = 0;      /* packed: escape slots */
   PetscCount                 nsubnormal = 0, nzeroed = 0; /* half storage: nonzero entries of S stored subnormal, and stored as zero */
   PCSPCGStorage              storage = PCSPCG_STORAGE_SINGLE; /* as asked */
   char                       why[160] = "";                   /* auto storage that stores single precision: why */
@@ -195,10 +202,12 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
     cudaStream_t        stream;
     const unsigned      nb = JaggedBlocks(m, kThreads, kMaxBlocks);
 
-    if (!jg->half) {
-      PetscCallCUDA(cudaMalloc((void **)&jg->half, sizeof(jagged::Half) * PetscMax(jg->format.nslots, 1)));
+    if (!jg->scale) {
+      if (jg->amap) PetscCallCUDA(cudaMalloc((void **)&jg->words, sizeof(std::uint32_t) * (PetscMax(jg->format.nstored, 1) + PetscMax(jg->format.nsorted, 1))));
+      else PetscCallCUDA(cudaMalloc((void **)&jg->half, sizeof(jagged::Half) * PetscMax(jg->format.nslots, 1)));
       PetscCallCUDA(cudaMalloc((void **)&jg->scale, sizeof(float) * 3 * PetscMax(m, 1)));
     }
+    if (jg->words) jg->first = reinterpret_cast<int *>(jg->words + PetscMax(jg->format.nstored, 1));
     jg->xs   = jg->scale + PetscMax(m, 1);
     jg->diag = jg->xs + PetscMax(m, 1);
     PetscCall(PetscGetCurrentCUDAStream(&stream));
@@ -210,17 +219,20 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
     PetscCallCUDA(cudaGetLastError());
     ScaledEntriesKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, sval, jg->diag, dcounts);
     PetscCallCUDA(cudaGetLastError());
-    PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, sval, jg->half, stream));
+    if (jg->words) PetscCallCUDA(jagged::gpu::PackWords(*jg->dformat, jg->amap, sval, jg->words, jg->first, stream));
+    else PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, sval, jg->half, stream));
     PetscCallCUDA(cudaMemcpyAsync(counts, dcounts, sizeof(unsigned long long) * kHalfCounts, cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaFreeAsync(sval, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
   } else {
     double *sval, *d;
 
-    if (!jg->half) {
-      PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &jg->half));
+    if (!jg->scale) {
+      if (jg->amap) PetscCall(PetscMalloc1(PetscMax(jg->format.nstored, 1) + PetscMax(jg->format.nsorted, 1), &jg->words));
+      else PetscCall(PetscMalloc1(PetscMax(jg->format.nslots, 1), &jg->half));
       PetscCall(PetscMalloc1(3 * PetscMax(m, 1), &jg->scale));
     }
+    if (jg->words) jg->first = reinterpret_cast<int *>(jg->words + PetscMax(jg->format.nstored, 1));
     jg->xs   = jg->scale + PetscMax(m, 1);
     jg->diag = jg->xs + PetscMax(m, 1);
     PetscCall(PetscMalloc2(PetscMax(c->nnz, 1), &sval, PetscMax(m, 1), &d));
@@ -229,7 +241,8 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
       jg->scale[r] = (float)d[r];
     }
     for (PetscInt r = 0; r < m; r++) ScaledRow(r, ai, aj, aa, d, sval, jg->diag, counts);
-    jagged::FillValues(jg->format, sval, jg->half);
+    if (jg->words) jagged::PackWords(jg->format, jg->amap, sval, jg->words, jg->first);
+    else jagged::FillValues(jg->format, sval, jg->half);
     PetscCall(PetscFree2(sval, d));
   }
   jg->nsubnormal = (PetscCount)counts[kSubnormal];
@@ -255,6 +268,7 @@ static PetscErrorCode MatSingleJaggedFillSingle(MatSingleBlock *c, const PetscSc
   MatSingleJagged jg = c->jagged;
 
   PetscFunctionBegin;
+  PetscAssert(!jg->amap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A packed format holds half values only");
   if (c->device) {
     cudaStream_t stream;
 
@@ -275,6 +289,7 @@ static PetscErrorCode MatSingleJaggedFreeHalf(MatSingleBlock *c)
   MatSingleJagged jg = c->jagged;
 
   PetscFunctionBegin;
+  PetscAssert(!jg->amap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Packed half storage is asked for, never refused");
   if (c->device) {
     PetscCallCUDA(cudaFree(jg->half));
     PetscCallCUDA(cudaFree(jg->scale)); /* and xs, diag */
@@ -342,8 +357,12 @@ static PetscErrorCode MatSingleJaggedBlockOptions(Mat B, PetscInt m, PetscInt nc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The format of the pJDS copy c of the m x c->ncols block B from its CSR ai, aj (device arrays where c is on the device), its blocks kept where values of vbytes bytes pay */
-static PetscErrorCode MatSingleJaggedBuild(MatSingleBlock *c, Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, size_t vbytes)
+/*
+  The format of the pJDS copy c of the m x c->ncols block B from its CSR ai, aj (device arrays where c is on the device), its blocks
+  kept where values of vbytes bytes pay; with pack, where B has no blocks: the format of the packed pattern (jaggedpacked.hpp, its
+  map kept in c->jagged->amap), unless that format has long rows (then the plain one)
+*/
+static PetscErrorCode MatSingleJaggedBuild(MatSingleBlock *c, Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, size_t vbytes, PetscBool pack)
 {
   MatSingleJagged jg = c->jagged;
   jagged::Options options;
@@ -351,9 +370,11 @@ static PetscErrorCode MatSingleJaggedBuild(MatSingleBlock *c, Mat B, PetscInt m,
 
   PetscFunctionBegin;
   PetscCall(MatSingleJaggedBlockOptions(B, m, c->ncols, vbytes, &options));
+  pack = (PetscBool)(pack && options.block_size == 1);
   if (c->device) {
-    cudaStream_t stream;
-    cudaError_t  cerr;
+    cudaStream_t                     stream;
+    cudaError_t                      cerr;
+    jagged::gpu::DevicePackedPattern packed;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     if (jg->dformat) PetscCallCUDA(jagged::gpu::DeviceFormatDestroy(jg->dformat));
@@ -361,9 +382,34 @@ static PetscErrorCode MatSingleJaggedBuild(MatSingleBlock *c, Mat B, PetscInt m,
       jg->dformat = new (std::nothrow) jagged::gpu::DeviceFormat;
       PetscCheck(jg->dformat, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
     }
+    if (pack) {
+      PetscCall(CheckStatus(jagged::gpu::PackPattern((int)m, ai, aj, &packed, stream, &cerr), cerr));
+      st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, packed.rowptr, packed.colidx, options, &jg->format, jg->dformat, stream, &cerr);
+      if (st == jagged::Status::Success && !jg->format.nlong) {
+        jg->amap     = packed.amap;
+        jg->nescapes = packed.nescapes;
+        packed.amap  = NULL;
+      } else if (st == jagged::Status::Success) PetscCallCUDA(jagged::gpu::DeviceFormatDestroy(jg->dformat));
+      PetscCallCUDA(cudaStreamSynchronize(stream)); /* the build's kernels have read the packed pattern */
+      PetscCallCUDA(jagged::gpu::PackedPatternDestroy(&packed));
+      PetscCall(CheckStatus(st, cerr));
+      if (jg->amap) PetscFunctionReturn(PETSC_SUCCESS);
+    }
     st = jagged::gpu::BuildDeviceFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format, jg->dformat, stream, &cerr);
     PetscCall(CheckStatus(st, cerr));
   } else {
+    if (pack) {
+      jagged::PackedPattern packed;
+
+      PetscCall(CheckStatus(jagged::PackPattern((int)m, ai, aj, &packed), cudaSuccess));
+      PetscCall(CheckStatus(jagged::BuildFormat((int)m, (int)c->ncols, packed.rowptr.data(), packed.colidx.data(), options, &jg->format), cudaSuccess));
+      if (!jg->format.nlong) {
+        PetscCall(PetscMalloc1(PetscMax(packed.amap.size(), (size_t)1), &jg->amap));
+        PetscCall(PetscArraycpy(jg->amap, packed.amap.data(), packed.amap.size()));
+        jg->nescapes = packed.nescapes;
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
     st = jagged::BuildFormat((int)m, (int)c->ncols, ai, aj, options, &jg->format);
     PetscCall(CheckStatus(st, cudaSuccess));
   }
@@ -397,13 +443,13 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     PetscCall(DeviceCSR(B, &bi, &bj, &da));
     aa = da;
   } else PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-  PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX) ? one : sizeof(jagged::Half)));
+  PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX) ? one : sizeof(jagged::Half), (PetscBool)(storage == PCSPCG_STORAGE_HALF && !PetscDefined(USE_COMPLEX))));
   PetscCall(MatSingleJaggedFill(c, m, bi, bj, aa, &refused));
   if (refused && jg->format.bs > 1) { /* blocks that paid with 2-byte values may not with 4-byte ones */
     if (device) PetscCallCUDA(cudaFree(c->a));
     else PetscCall(PetscFree(c->a));
     c->a = NULL;
-    PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, one));
+    PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, one, PETSC_FALSE));
     PetscCall(MatSingleJaggedFillSingle(c, aa));
   }
   if (!device) PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
@@ -422,10 +468,14 @@ static PetscErrorCode MatSingleJaggedDestroy(MatSingleBlock *c)
     PetscCallCUDA(cudaFree(c->a));
     PetscCallCUDA(cudaFree(jg->half));
     PetscCallCUDA(cudaFree(jg->scale)); /* and xs, diag */
+    PetscCallCUDA(cudaFree(jg->words)); /* and first */
+    PetscCallCUDA(cudaFree(jg->amap));
   } else {
     PetscCall(PetscFree(c->a));
     PetscCall(PetscFree(jg->half));
     PetscCall(PetscFree(jg->scale));
+    PetscCall(PetscFree(jg->words));
+    PetscCall(PetscFree(jg->amap));
   }
   delete jg;
   c->jagged = NULL;
@@ -442,11 +492,12 @@ static PetscErrorCode MatSingleJaggedDescribe(const MatSingleBlock *c, const cha
 
   PetscFunctionBegin;
   if (f.bs > 1) PetscCall(PetscSNPrintf(layout, sizeof(layout), "dense %d x %d blocks with a 4-byte column each", f.bs, f.bs));
+  else if (jg->amap) PetscCall(PetscSNPrintf(layout, sizeof(layout), "16-bit column distances packed with them (%" PetscCount_FMT " escapes)", jg->nescapes));
   else PetscCall(PetscSNPrintf(layout, sizeof(layout), "4-byte columns"));
-  if (jg->half) PetscCall(PetscSNPrintf(values, sizeof(values), "half-precision values of the block scaled by its diagonal (%" PetscCount_FMT " stored subnormal, %" PetscCount_FMT " as zero; the diagonal in single precision, row sums kept%s)", jg->nsubnormal, jg->nzeroed, jg->storage == PCSPCG_STORAGE_AUTO ? "; chosen by auto storage" : ""));
+  if (jg->half || jg->words) PetscCall(PetscSNPrintf(values, sizeof(values), "half-precision values of the block scaled by its diagonal (%" PetscCount_FMT " stored subnormal, %" PetscCount_FMT " as zero; the diagonal in single precision, row sums kept%s)", jg->nsubnormal, jg->nzeroed, jg->storage == PCSPCG_STORAGE_AUTO ? "; chosen by auto storage" : ""));
   else if (jg->why[0]) PetscCall(PetscSNPrintf(values, sizeof(values), "%s values (%s storage kept single precision: %s)", unit, PCSPCGStorages[jg->storage], jg->why));
   else PetscCall(PetscSNPrintf(values, sizeof(values), "%s values", unit));
-  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, values, layout, jagged::GetStats(f, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle)).product_bytes));
+  PetscCall(PetscSNPrintf(line, len, "pJDS, %" PetscCount_FMT " stored entries for %" PetscInt_FMT " nonzeros, %s and %s, %.2f bytes a nonzero", (PetscCount)f.nslots, c->nnz, values, layout, jg->amap ? 4.0 * f.nslots / PetscMax(c->nnz, 1) : jagged::GetStats(f, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle)).product_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -458,9 +509,10 @@ static PetscErrorCode MatSingleJaggedMultHost(const MatSingleBlock *c, const Pet
   PetscFunctionBegin;
   PetscAssert(!add, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x");
 #if !defined(PETSC_USE_COMPLEX)
-  if (jg->half) { /* y = D^{1/2} (S_offdiag + diag) (D^{1/2} x): the twin of ScaleInKernel(), the jagged kernel and ScaleOutKernel() */
+  if (jg->half || jg->words) { /* y = D^{1/2} (S_offdiag + diag) (D^{1/2} x): the twin of ScaleInKernel(), the jagged kernel and ScaleOutKernel() */
     for (PetscInt i = 0; i < c->nrows; i++) jg->xs[i] = jg->scale[i] * x[i];
-    jagged::host::Mult(jg->format, jg->half, jg->xs, y);
+    if (jg->words) jagged::host::MultPacked(jg->format, jg->words, jg->first, jg->xs, y);
+    else jagged::host::Mult(jg->format, jg->half, jg->xs, y);
     for (PetscInt i = 0; i < c->nrows; i++) y[i] = jg->scale[i] * (y[i] + jg->diag[i] * jg->xs[i]);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -478,13 +530,14 @@ static PetscErrorCode MatSingleJaggedMultDevice(const MatSingleBlock *c, const P
   PetscFunctionBegin;
   PetscAssert(!add && p == x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A pJDS block is a diagonal block: y = A x, p = x");
 #if !defined(PETSC_USE_COMPLEX)
-  if (c->jagged->half) { /* y = D^{1/2} (S_offdiag + diag) (D^{1/2} x) */
+  if (c->jagged->half || c->jagged->words) { /* y = D^{1/2} (S_offdiag + diag) (D^{1/2} x) */
     MatSingleJagged jg = c->jagged;
     const unsigned  nb = JaggedBlocks(c->nrows, kThreads, kMaxBlocks);
 
     ScaleInKernel<<<nb, kThreads, 0, stream>>>((int)c->nrows, jg->scale, x, jg->xs, stopped);
     PetscCallCUDA(cudaGetLastError());
-    PetscCallCUDA(jagged::gpu::Mult(*jg->dformat, jg->half, jg->xs, y, stream));
+    if (jg->words) PetscCallCUDA(jagged::gpu::MultPacked(*jg->dformat, jg->words, jg->first, jg->xs, y, stream));
+    else PetscCallCUDA(jagged::gpu::Mult(*jg->dformat, jg->half, jg->xs, y, stream));
     ScaleOutKernel<<<nb, kThreads, 0, stream>>>((int)c->nrows, jg->scale, jg->diag, jg->xs, y, x, stopped, reinterpret_cast<D *>(dot));
     PetscCallCUDA(cudaGetLastError());
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -504,6 +557,7 @@ static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
   const MatSingleJagged jg = c->jagged;
   const jagged::Stats   st = jagged::GetStats(jg->format, jg->half ? sizeof(jagged::Half) : sizeof(PetscJaggedScalarSingle));
 
+  if (jg->words) return st.index_bytes + sizeof(std::uint32_t) * (jg->format.nslots + jg->format.nsorted) + sizeof(int) * (c->nnz + jg->nescapes) + 2 * sizeof(float) * c->nrows; /* packed: the words, first columns and map too */
   return st.value_bytes + st.index_bytes + (jg->half ? 2 * sizeof(float) * c->nrows : 0); /* half: D^{1/2} and the diagonal too */
 }
 
@@ -529,7 +583,7 @@ static PetscErrorCode MatSingleJaggedRefreshHost(MatSingleBlock *c, Mat B)
 /* Whether the diagonal block of dm is a pJDS copy whose values are stored in half precision */
 PetscBool MatSingleHalf(const MatSingle *dm)
 {
-  return (PetscBool)(dm->d.format == PCSPCG_FORMAT_PJDS && dm->d.jagged && dm->d.jagged->half);
+  return (PetscBool)(dm->d.format == PCSPCG_FORMAT_PJDS && dm->d.jagged && (dm->d.jagged->half || dm->d.jagged->words));
 }
 
 const MatSingleBlockOps MatSingleBlockOpsPJDS = {MatSingleJaggedMultHost, MatSingleJaggedMultDevice, MatSingleJaggedDescribe, MatSingleJaggedDestroy, MatSingleJaggedBytes, MatSingleJaggedRefreshHost};
