@@ -718,7 +718,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    also sums p'Ap inside the inner loop. Any other assembled matrix gets a private `MATPJDSCUDA` copy. The
    right-hand side is scaled to unit norm before it is rounded to single precision. With `-pc_spcg_storage half`
    (`PCSPCGSetStorage()`, real scalars) the pJDS copies store the values of D^{-1/2} A D^{-1/2}, D = |diag(A)|, in IEEE half
-   precision (2 bytes a value, arithmetic in single precision), a jagged operator's copy included (made then from its
+   precision (2 bytes a value, arithmetic in single precision; a scalar copy packs each with its column's 16-bit distance from
+   the row's previous one in one 32-bit word), a jagged operator's copy included (made then from its
    CSR, not the type's own single-precision copy); by default (auto) half only for copies kept in dense blocks whose scaled
    entries are safe, and back to single precision during a solve where half limits it (`PCSPCGSetStorage()`). An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
@@ -1096,8 +1097,11 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
 
   Notes:
   Half storage keeps D^{-1/2} A D^{-1/2} (D = |diag(A)|, 1 where a diagonal entry is zero) in IEEE half precision, 2 bytes a
-  value instead of 4, and multiplies by D^{1/2} S D^{1/2} in single precision: the operator's copy moves 6 bytes a nonzero
-  instead of 8 (scalar pJDS), 2.44 instead of 4.44 with 3 x 3 blocks. Entries below half's subnormal range are stored as
+  value instead of 4, and multiplies by D^{1/2} S D^{1/2} in single precision: the operator's copy moves 2.44 bytes a nonzero
+  instead of 4.44 with 3 x 3 blocks. A scalar pJDS copy without long rows (rows much longer than the mean, which small
+  matrices of long rows have) packs each half value with its column's distance from the row's previous one, 16 bits each,
+  into one 32-bit word, a distance over 65535 taking an escape word: 4 bytes a nonzero and the escapes instead of 8 (6
+  unpacked, with 4-byte columns); the view gives the escapes and the bytes a nonzero. Entries below half's subnormal range are stored as
   zero and counted in the view; an entry beyond its range (65504) after the scaling is an error at set-up. The outer
   iteration computes true residuals in double precision, so the storage only changes how far each inner solve gets.
   A jagged operator (`MATPJDSCUDA`, `MATJDSCUDA`) then gets the copy made from its CSR, not its own single-precision copy.
