@@ -149,7 +149,8 @@ void Bench(const char *path)
     }
   Check(BuildFormat(a.nrows, a.ncols, a.rowptr.data(), a.colidx.data(), Options{}, &f) == Status::Success, "BuildFormat");
   Check(PackPattern(a.nrows, a.rowptr.data(), a.colidx.data(), &packed) == Status::Success, "PackPattern");
-  Check(BuildFormat(a.nrows, a.ncols, packed.rowptr.data(), packed.colidx.data(), Options{}, &fp) == Status::Success && fp.nlong == 0, "BuildFormat of the packed pattern");
+  Check(BuildFormat(a.nrows, a.ncols, packed.rowptr.data(), packed.colidx.data(), Options{}, &fp) == Status::Success, "BuildFormat of the packed pattern");
+  Check(fp.nlong == 0, "the matrix has long rows (run by warps: a small matrix of long rows), which packed storage leaves unpacked");
   std::printf("%s: %d x %d, %lld nonzeros (%.1f a row), scaled to unit diagonal; pJDS: %d diagonals, %d long rows; packed: %lld escapes (%.2f a row, %.2f %% of the entries)\n", path, a.nrows, a.ncols, nnz, double(nnz) / a.nrows, f.ndiag, f.nlong, packed.nescapes, double(packed.nescapes) / a.nrows, 100.0 * packed.nescapes / nnz);
   Check(gpu::DeviceFormatCreate(f, &d, 0) == cudaSuccess && gpu::DeviceFormatCreate(fp, &dp, 0) == cudaSuccess, "DeviceFormatCreate");
 
