@@ -556,9 +556,16 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|fell back|(half-precision|4-byte) values [^,]*, [0-9]+ as zero; the diagonal in single precision, row sums kept; chosen by auto storage|storage auto: [^,]+" | sed -E "s/[0-9]+ stored subnormal, [0-9]+ as zero/N stored subnormal, M as zero/" | LC_ALL=C sort -u
       output_file: output/mpcgtest_auto_storage.out
    test:
+      # auto storage on a scalar operator without long rows: half values packed with 16-bit column distances
       suffix: auto_storage_scalar
       requires: !complex
       args: -problem poisson3d -n 12 -mpcg_pc_spcg_format pjds -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|chosen by auto storage\) and 16-bit column distances packed with them \([0-9]+ escapes\)"
+   test:
+      # ... and on one of long rows (a small matrix's rows run by warps): single precision, and why
+      suffix: auto_storage_long_rows
+      requires: !complex
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_pc_spcg_format pjds -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|auto storage kept single precision: [^)]*"
    test:
       # auto storage's fallback during a solve: the vector problem shifted to indefinite keeps a positive diagonal and scaled

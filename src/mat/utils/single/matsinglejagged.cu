@@ -13,12 +13,13 @@
    its row's other entries, so that S's row sums are kept (a Laplacian's low modes; bench/halfmodel.py): its slot stores
    zero. The product is y = D^{1/2} (S_offdiag + diag) (D^{1/2} x), the scalings and the diagonal in two passes over the
    vectors around the jagged kernel, arithmetic in single precision. Entries that half stores with fewer bits (subnormal)
-   or as zero are counted and shown by the view; one beyond half's range is an error. Half storage asked for (not auto) of a
-   scalar copy without long rows packs each value with its column's 16-bit distance from the row's previous one in one 32-bit
-   word (jaggedpacked.hpp: 4 bytes a nonzero and the escapes, against 6), the format built from the packed pattern.
+   or as zero are counted and shown by the view; one beyond half's range is an error. Half storage of a scalar copy without
+   long rows packs each value with its column's 16-bit distance from the row's previous one in one 32-bit word
+   (jaggedpacked.hpp: 4 bytes a nonzero and the escapes, against 6 unpacked and 8 in single precision), the format built from
+   the packed pattern.
 
-   Auto storage (PCSPCG_STORAGE_AUTO) stores half where it pays and is safe, else single: the copy keeps dense blocks (a scalar
-   pJDS product is no faster in half: its x gathers, not its values, bound it), every diagonal entry is positive, every
+   Auto storage (PCSPCG_STORAGE_AUTO) stores half where it pays and is safe, else single: the copy keeps dense blocks or is packed
+   (a scalar pJDS product with 4-byte columns is no faster in half: its x gathers, not its values, bound it), every diagonal entry is positive, every
    scaled off-diagonal entry is at most 1 in magnitude (as a symmetric positive definite matrix's are), and no row loses to
    underflow (entries stored subnormal or as zero) more than half's unit roundoff of its diagonal. The view says which.
 */
@@ -283,45 +284,51 @@ static PetscErrorCode MatSingleJaggedFillSingle(MatSingleBlock *c, const PetscSc
 }
 
 #if !defined(PETSC_USE_COMPLEX)
-/* The half-precision arrays of the pJDS copy c freed: auto storage that stores single precision after all */
+/* The half-precision arrays of the pJDS copy c freed (a packed one's map too): auto storage that stores single precision after all */
 static PetscErrorCode MatSingleJaggedFreeHalf(MatSingleBlock *c)
 {
   MatSingleJagged jg = c->jagged;
 
   PetscFunctionBegin;
-  PetscAssert(!jg->amap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Packed half storage is asked for, never refused");
   if (c->device) {
     PetscCallCUDA(cudaFree(jg->half));
     PetscCallCUDA(cudaFree(jg->scale)); /* and xs, diag */
+    PetscCallCUDA(cudaFree(jg->words)); /* and first */
+    PetscCallCUDA(cudaFree(jg->amap));
   } else {
     PetscCall(PetscFree(jg->half));
     PetscCall(PetscFree(jg->scale));
+    PetscCall(PetscFree(jg->words));
+    PetscCall(PetscFree(jg->amap));
   }
   jg->half  = NULL;
   jg->scale = jg->xs = jg->diag = NULL;
-  jg->nsubnormal = jg->nzeroed = 0;
+  jg->words = NULL;
+  jg->first = jg->amap = NULL;
+  jg->nsubnormal = jg->nzeroed = jg->nescapes = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
 
 /*
   The values of the pJDS copy c (its format built) from the m x m block's CSR ai, aj, aa (device arrays where c is on the device), in
-  the storage asked for (jg->storage; auto: half where the copy keeps dense blocks and HalfRefused() finds nothing, jg->why says why
-  not). *refused: auto tried half and refused it (the format was built for 2-byte values).
+  the storage asked for (jg->storage; auto: half where the copy keeps dense blocks or is packed and HalfRefused() finds nothing,
+  jg->why says why not). *rebuild: auto refused half for a format built for it (blocked for 2-byte values, or packed): no values
+  filled, the caller builds the format again for single precision (MatSingleJaggedSingleAgain()).
 */
-static PetscErrorCode MatSingleJaggedFill(MatSingleBlock *c, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool *refused)
+static PetscErrorCode MatSingleJaggedFill(MatSingleBlock *c, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool *rebuild)
 {
   MatSingleJagged jg = c->jagged;
 
   PetscFunctionBegin;
-  *refused   = PETSC_FALSE;
+  *rebuild   = PETSC_FALSE;
   jg->why[0] = 0;
   if (jg->storage == PCSPCG_STORAGE_SINGLE) {
     PetscCall(MatSingleJaggedFillSingle(c, aa));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if !defined(PETSC_USE_COMPLEX) /* complex scalars keep single storage: the PC's view says so */
-  if (jg->storage == PCSPCG_STORAGE_AUTO && jg->format.bs == 1) PetscCall(PetscStrncpy(jg->why, "no dense blocks in the copy, and a scalar product is no faster in half", sizeof(jg->why)));
+  if (jg->storage == PCSPCG_STORAGE_AUTO && jg->format.bs == 1 && !jg->amap) PetscCall(PetscStrncpy(jg->why, "no dense blocks in the copy, and rows too long to pack: a scalar product with 4-byte columns is no faster in half", sizeof(jg->why)));
   else {
     unsigned long long counts[kHalfCounts];
 
@@ -334,8 +341,9 @@ static PetscErrorCode MatSingleJaggedFill(MatSingleBlock *c, PetscInt m, const P
       c->a = NULL; /* a refresh that keeps half after one that did not */
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    *rebuild = (PetscBool)(jg->format.bs > 1 || jg->amap);
     PetscCall(MatSingleJaggedFreeHalf(c));
-    *refused = PETSC_TRUE;
+    if (*rebuild) PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
   PetscCall(MatSingleJaggedFillSingle(c, aa));
@@ -370,7 +378,7 @@ static PetscErrorCode MatSingleJaggedBuild(MatSingleBlock *c, Mat B, PetscInt m,
 
   PetscFunctionBegin;
   PetscCall(MatSingleJaggedBlockOptions(B, m, c->ncols, vbytes, &options));
-  pack = (PetscBool)(pack && options.block_size == 1);
+  pack = (PetscBool)(pack && options.block_size == 1 && !PetscDefined(USE_COMPLEX));
   if (c->device) {
     cudaStream_t                     stream;
     cudaError_t                      cerr;
@@ -416,11 +424,23 @@ static PetscErrorCode MatSingleJaggedBuild(MatSingleBlock *c, Mat B, PetscInt m,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The format of the pJDS copy c built again for single-precision values (blocks where 4-byte values pay, not packed), and the values from aa: auto's refusal of half */
+static PetscErrorCode MatSingleJaggedSingleAgain(MatSingleBlock *c, Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+{
+  PetscFunctionBegin;
+  if (c->device) PetscCallCUDA(cudaFree(c->a));
+  else PetscCall(PetscFree(c->a));
+  c->a = NULL;
+  PetscCall(MatSingleJaggedBuild(c, B, m, ai, aj, sizeof(PetscJaggedScalarSingle), PETSC_FALSE));
+  PetscCall(MatSingleJaggedFillSingle(c, aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), its values in storage (half: those of the block scaled
   symmetrically by its diagonal; real scalars; auto: see MatSingleJaggedFill()), of blocks where they move fewer bytes: on the device
-  from B's device CSR (B a MATSEQAIJCUSPARSE), or on the host. When auto refuses half after a build for 2-byte values, the format is
-  built again for single precision's.
+  from B's device CSR (B a MATSEQAIJCUSPARSE), or on the host. When auto refuses half after a build for it (blocked for 2-byte values,
+  or packed), the format is built again for single precision's.
 */
 PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGStorage storage, MatSingleBlock *c)
 {
@@ -428,8 +448,7 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
   const PetscInt    *bi = ai, *bj = aj;
   const PetscScalar *aa;
   PetscScalar       *da  = NULL;
-  PetscBool          refused;
-  const size_t       one = sizeof(PetscJaggedScalarSingle);
+  PetscBool          rebuild;
 
   PetscFunctionBegin;
   jg = new (std::nothrow) _n_MatSingleJagged;
@@ -443,15 +462,10 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     PetscCall(DeviceCSR(B, &bi, &bj, &da));
     aa = da;
   } else PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-  PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX) ? one : sizeof(jagged::Half), (PetscBool)(storage == PCSPCG_STORAGE_HALF && !PetscDefined(USE_COMPLEX))));
-  PetscCall(MatSingleJaggedFill(c, m, bi, bj, aa, &refused));
-  if (refused && jg->format.bs > 1) { /* blocks that paid with 2-byte values may not with 4-byte ones */
-    if (device) PetscCallCUDA(cudaFree(c->a));
-    else PetscCall(PetscFree(c->a));
-    c->a = NULL;
-    PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, one, PETSC_FALSE));
-    PetscCall(MatSingleJaggedFillSingle(c, aa));
-  }
+  if (storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX)) PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(PetscJaggedScalarSingle), PETSC_FALSE));
+  else PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(jagged::Half), PETSC_TRUE));
+  PetscCall(MatSingleJaggedFill(c, m, bi, bj, aa, &rebuild));
+  if (rebuild) PetscCall(MatSingleJaggedSingleAgain(c, B, m, bi, bj, aa));
   if (!device) PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -561,20 +575,21 @@ static size_t MatSingleJaggedBytes(const MatSingleBlock *c)
   return st.value_bytes + st.index_bytes + (jg->half ? 2 * sizeof(float) * c->nrows : 0); /* half: D^{1/2} and the diagonal too */
 }
 
-/* A host block's values again from B (same pattern), in the storage asked for (auto: decided again; the format kept) */
+/* A host block's values again from B (same pattern), in the storage asked for (auto: decided again; the format kept unless auto now refuses half for a format built for it) */
 static PetscErrorCode MatSingleJaggedRefreshHost(MatSingleBlock *c, Mat B)
 {
   const PetscInt    *ai = NULL, *aj = NULL;
   const PetscScalar *aa;
   PetscInt           m;
-  PetscBool          done, refused;
+  PetscBool          done, rebuild;
 
   PetscFunctionBegin;
   PetscAssert(!c->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A host block only");
   PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed on %s", ((PetscObject)B)->type_name);
   PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-  PetscCall(MatSingleJaggedFill(c, m, ai, aj, aa, &refused));
+  PetscCall(MatSingleJaggedFill(c, m, ai, aj, aa, &rebuild));
+  if (rebuild) PetscCall(MatSingleJaggedSingleAgain(c, B, m, ai, aj, aa));
   PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -457,7 +457,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s%s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet", s->A && !s->own && s->storage == PCSPCG_STORAGE_AUTO ? " (auto storage keeps it: a half copy would upload the matrix's CSR in the first solve)" : ""));
   if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->storage == PCSPCG_STORAGE_HALF) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage asked: half precision for the pJDS copies%s\n", PetscDefined(USE_COMPLEX) ? " (complex scalars: single precision kept)" : " (DIA and CSR copies, off-diagonal blocks: single precision)"));
-  else if (s->storage == PCSPCG_STORAGE_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: %s\n", PetscDefined(USE_COMPLEX) ? "single precision (complex scalars)" : "half precision for the pJDS copies with dense blocks whose scaled entries are safe, else single"));
+  else if (s->storage == PCSPCG_STORAGE_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: %s\n", PetscDefined(USE_COMPLEX) ? "single precision (complex scalars)" : "half precision for the pJDS copies with dense blocks or packed whose scaled entries are safe, else single"));
   if (s->fellback) PetscCall(PetscViewerASCIIPrintf(viewer, "  auto storage fell back to single precision during a solve: %s\n", s->fallwhy));
   if (s->inner) {
     PCType type;
@@ -720,7 +720,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    (`PCSPCGSetStorage()`, real scalars) the pJDS copies store the values of D^{-1/2} A D^{-1/2}, D = |diag(A)|, in IEEE half
    precision (2 bytes a value, arithmetic in single precision; a scalar copy packs each with its column's 16-bit distance from
    the row's previous one in one 32-bit word), a jagged operator's copy included (made then from its
-   CSR, not the type's own single-precision copy); by default (auto) half only for copies kept in dense blocks whose scaled
+   CSR, not the type's own single-precision copy); by default (auto) half only for copies kept in dense blocks or packed whose scaled
    entries are safe, and back to single precision during a solve where half limits it (`PCSPCGSetStorage()`). An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 
@@ -1110,8 +1110,9 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
 
   Auto storage stores half where it moves fewer bytes at the same speed and is safe, single precision elsewhere, copy by copy
   (the operator's, each level's of the V-cycle, each process's diagonal block): half for a pJDS copy kept in dense blocks
-  (an operator of block size 2 or more, such as elasticity's; a scalar pJDS product is bounded by its gathers of x, not its
-  values, and is no faster in half; a jagged operator keeps its own single-precision copy, as a half copy would be made from
+  (an operator of block size 2 or more, such as elasticity's) or packed (a scalar copy without long rows: a scalar pJDS
+  product with 4-byte columns is bounded by its gathers of x, not its values, and is no faster in half unpacked; a jagged
+  operator keeps its own single-precision copy, as a half copy would be made from
   its CSR, uploaded in the first solve), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
   most 1 in magnitude (as for a symmetric positive definite A) and no row loses more than half's unit roundoff (2^-11) of its
   diagonal to underflow; the view says, for each copy kept in single precision, why. On one process with the CUDA graph
