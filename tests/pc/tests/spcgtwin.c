@@ -248,18 +248,21 @@ int main(int argc, char **argv)
       test:
          suffix: gpu_half_jagged
          args: -twin_pc_spcg_max_it 20
-
-   # packed half storage with escapes: 200,000 rows whose far entries lie more than 65,535 columns apart in places, the packed
-   # pattern built on the GPU against the host's, the packed product inside the inner loop against its host twin
-   test:
-      suffix: gpu_half_escapes
-      requires: cuda_device !complex
-      args: -csr -n 200000 -twin_view -twin_pc_spcg_storage half -twin_pc_spcg_max_it 20 -use_gpu_aware_mpi 0
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|16-bit column distances packed with them \([1-9][0-9]* escapes\)" | sed -E "s/\([0-9]+ escapes\)/(escapes)/" | LC_ALL=C sort -u
       test:
          suffix: gpu_half_np2
          nsize: 2
          args: -csr -twin_pc_spcg_jacobi
+
+   # packed half storage with escapes: 200,000 rows whose far entries lie more than 65,535 columns apart in places (on one
+   # process, and in the diagonal blocks of two), the packed pattern built on the GPU against the host's, the packed product
+   # inside the inner loop against its host twin
+   test:
+      suffix: gpu_half_escapes
+      requires: cuda_device !complex
+      nsize: {{1 2}}
+      args: -csr -n 200000 -twin_view -twin_pc_spcg_storage half -twin_pc_spcg_max_it 20 -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|16-bit column distances packed with them \([1-9][0-9]* escapes\)" | sed -E "s/\([0-9]+ escapes\)/(escapes)/" | LC_ALL=C sort -u
+      output_file: output/spcgtwin_gpu_half_escapes.out
 
    # the DIA copy of a banded operator (and CSR when asked), its kernel against the host twin
    testset:

@@ -1,6 +1,6 @@
 /*
    Packed half storage of a scalar jagged format on the GPU (see jaggedpacked.hpp): the packed pattern from a device CSR
-   pattern (a thread a row counts its escapes, a scan places the rows, a thread a row writes them) and the words of the format
+   pattern (a warp a row counts its escapes, a scan places the rows, a warp a row writes them) and the words of the format
    built from it (a thread a sorted row), the twins of PackPattern() and PackWords() in jaggedpacked.cpp. The product is
    gpu::MultPacked() in jaggedkernels.cu.
 */
@@ -18,33 +18,58 @@ namespace {
 
 constexpr int kThreads = 256;
 
-/* count[r] = the escapes row r needs; count[nrows] = 0 (the scan's total) */
-__global__ void __launch_bounds__(kThreads) EscapeCountKernel(int nrows, const int *__restrict__ rowptr, const int *__restrict__ colidx, int *count)
+constexpr int kWarp = 32;
+
+/* Whether entry k of a row starting at `start` lies more than kPackedMaxDistance columns past the row's entry before it */
+__device__ inline bool NeedsEscape(int k, int start, const int *__restrict__ colidx)
 {
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r > nrows) return;
-  int n = 0;
-  if (r < nrows)
-    for (int k = rowptr[r] + 1; k < rowptr[r + 1]; ++k) n += static_cast<long long>(colidx[k]) - colidx[k - 1] > kPackedMaxDistance;
-  count[r] = n;
+  return k > start && static_cast<long long>(colidx[k]) - colidx[k - 1] > kPackedMaxDistance;
 }
 
-/* Row r of the packed pattern (offset[r]: the escapes of the rows before it), as PackPattern() writes it */
+/* count[r] = the escapes row r needs, a warp a row (its lanes read the row's columns together); count[nrows] = 0 (the scan's total) */
+__global__ void __launch_bounds__(kThreads) EscapeCountKernel(int nrows, const int *__restrict__ rowptr, const int *__restrict__ colidx, int *count)
+{
+  const long long r    = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  const int       lane = threadIdx.x % kWarp;
+  int             n    = 0;
+
+  if (r > nrows) return; /* the whole warp */
+  if (r < nrows)
+    for (int k = rowptr[r] + lane; k < rowptr[r + 1]; k += kWarp) n += NeedsEscape(k, rowptr[r], colidx);
+  n = __reduce_add_sync(0xffffffffu, n);
+  if (lane == 0) count[r] = n;
+}
+
+/*
+  Row r of the packed pattern (offset[r]: the escapes of the rows before it), as PackPattern() writes it, a warp a row: each
+  round of 32 entries places an entry after the escapes of the round's entries up to it (a ballot), an escape just before its entry
+*/
 __global__ void __launch_bounds__(kThreads) PackRowKernel(int nrows, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ offset, int *prowptr, int *pcolidx, int *amap)
 {
-  const int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r > nrows) return;
-  int q       = rowptr[r] + offset[r];
-  prowptr[r]  = q;
+  const long long r    = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  const int       lane = threadIdx.x % kWarp;
+
+  if (r > nrows) return; /* the whole warp */
+  int q = rowptr[r] + offset[r];
+  if (lane == 0) prowptr[r] = q;
   if (r == nrows) return;
-  for (int k = rowptr[r]; k < rowptr[r + 1]; ++k) {
-    const long long gap = k > rowptr[r] ? static_cast<long long>(colidx[k]) - colidx[k - 1] : 0;
-    if (gap > kPackedMaxDistance) {
-      pcolidx[q] = static_cast<int>(colidx[k - 1] + (gap - 1) / kPackedMaxDistance * kPackedMaxDistance);
-      amap[q++]  = -1;
+  for (int base = rowptr[r]; base < rowptr[r + 1]; base += kWarp) {
+    const int      k      = base + lane;
+    const bool     in     = k < rowptr[r + 1];
+    const bool     escape = in && NeedsEscape(k, rowptr[r], colidx);
+    const unsigned mask   = __ballot_sync(0xffffffffu, escape);
+    const int      at     = q + lane + __popc(mask & (0xffffffffu >> (kWarp - 1 - lane))); /* escapes up to this entry, its own included */
+
+    if (escape) {
+      const long long gap = static_cast<long long>(colidx[k]) - colidx[k - 1];
+      pcolidx[at - 1] = static_cast<int>(colidx[k - 1] + (gap - 1) / kPackedMaxDistance * kPackedMaxDistance);
+      amap[at - 1]    = -1;
     }
-    pcolidx[q] = colidx[k];
-    amap[q++]  = k;
+    if (in) {
+      pcolidx[at] = colidx[k];
+      amap[at]    = k;
+    }
+    q += min(kWarp, rowptr[r + 1] - base) + __popc(mask);
   }
 }
 
@@ -84,7 +109,7 @@ Status PackPattern(int nrows, const int rowptr[], const int colidx[], DevicePack
   if (nrows < 0) return Status::InvalidCSR;
   cudaError_t err = count.Allocate(static_cast<size_t>(nrows) + 1);
   if (err == cudaSuccess) {
-    EscapeCountKernel<<<JaggedBlocks(nrows + 1LL, kThreads), kThreads, 0, stream>>>(nrows, rowptr, colidx, count.get());
+    EscapeCountKernel<<<JaggedBlocks((nrows + 1LL) * kWarp, kThreads), kThreads, 0, stream>>>(nrows, rowptr, colidx, count.get());
     err = cudaGetLastError();
   }
   if (err == cudaSuccess) err = RunCub([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, count.get(), nrows + 1, stream); }, stream);
@@ -100,7 +125,7 @@ Status PackPattern(int nrows, const int rowptr[], const int colidx[], DevicePack
   packed->rowptr   = static_cast<int *>(packed->storage);
   packed->colidx   = packed->rowptr + nrows + 1;
   packed->nescapes = nescapes;
-  PackRowKernel<<<JaggedBlocks(nrows + 1LL, kThreads), kThreads, 0, stream>>>(nrows, rowptr, colidx, count.get(), packed->rowptr, packed->colidx, packed->amap);
+  PackRowKernel<<<JaggedBlocks((nrows + 1LL) * kWarp, kThreads), kThreads, 0, stream>>>(nrows, rowptr, colidx, count.get(), packed->rowptr, packed->colidx, packed->amap);
   err = cudaGetLastError();
   return err == cudaSuccess ? Status::Success : fail(err);
 }

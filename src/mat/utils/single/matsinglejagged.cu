@@ -69,7 +69,7 @@ PetscErrorCode CheckStatus(jagged::Status st, cudaError_t cerr)
 
 #if !defined(PETSC_USE_COMPLEX)
 /* The scaling of row r of a CSR block: the square root of |A(r, r)|, 1 where the row has no or a zero diagonal entry */
-__host__ __device__ inline double RowScale(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+static inline double RowScale(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
 {
   for (PetscInt k = ai[r]; k < ai[r + 1]; k++)
     if (aj[k] == r && aa[k] != 0.0) return sqrt(fabs(aa[k]));
@@ -98,12 +98,30 @@ __host__ __device__ inline int HalfClass(double v)
   return a >= 65520.0 ? kBeyond : a != 0.0 && a <= 0x1p-25 ? kZeroed : a != 0.0 && a < jagged::kHalfMinNormal ? kSubnormal : -1;
 }
 
-/* d[r] = RowScale(r), and in single precision dscale[r] */
+constexpr int kWarp = 32;
+
+/* d[r] = RowScale(r), and in single precision dscale[r], a warp a row (its lanes read the row together) */
 __global__ void RowScaleKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, double *d, float *dscale)
 {
-  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) {
-    d[r]      = RowScale(r, ai, aj, aa);
-    dscale[r] = (float)d[r];
+  const int lane = threadIdx.x % kWarp;
+
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; r < m; r += static_cast<long long>(gridDim.x) * blockDim.x / kWarp) {
+    double dr = 1.0;
+
+    for (PetscInt base = ai[r]; base < ai[r + 1]; base += kWarp) {
+      const PetscInt k     = base + lane;
+      const bool     found = k < ai[r + 1] && aj[k] == r && aa[k] != 0.0;
+      const unsigned mask  = __ballot_sync(0xffffffffu, found);
+
+      if (mask) {
+        dr = __shfl_sync(0xffffffffu, found ? sqrt(fabs(PetscRealPart(aa[k]))) : 0.0, __ffs(mask) - 1);
+        break;
+      }
+    }
+    if (lane == 0) {
+      d[r]      = dr;
+      dscale[r] = (float)dr;
+    }
   }
 }
 
@@ -121,7 +139,7 @@ __host__ __device__ inline double HalfRounded(double v)
   Row r of S, aa[k] / (d[r] d[column]), in double into sval, its diagonal slot 0, and sdiag[r] = S(r, r) plus what rounding to half
   changes in the row's other entries (the row sum kept); counts[HalfCount] added to
 */
-__host__ __device__ inline void ScaledRow(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
+static inline void ScaledRow(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
 {
   double dg = 0, lost = 0, under = 0;
 
@@ -147,18 +165,56 @@ __host__ __device__ inline void ScaledRow(PetscInt r, const PetscInt *ai, const 
   sdiag[r] = (float)(dg + lost);
 }
 
+/* The sum of v over the lanes of a warp */
+template <typename T>
+__device__ inline T WarpSum(T v)
+{
+  for (int delta = kWarp / 2; delta > 0; delta /= 2) v += __shfl_down_sync(0xffffffffu, v, delta);
+  return v;
+}
+
 /*
-  ScaledRow() over the rows, each thread counting into its own registers and a warp adding its counts to counts[] once: an atomic an
-  entry serialised on the counters (21.9 M entries of elasticity's matrix stored as zero took 18 ms)
+  ScaledRow() on the GPU, a warp a row (its lanes read and write the row together, its sums added across them: the order of the
+  host twin's sums is not kept), each lane counting into its own registers and a warp adding its counts to counts[] once: an atomic
+  an entry serialised on the counters (21.9 M entries of elasticity's matrix stored as zero took 18 ms)
 */
 __global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
 {
+  const int          lane                = threadIdx.x % kWarp;
   unsigned long long mine[kHalfCounts] = {};
 
-  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) ScaledRow(r, ai, aj, aa, d, sval, sdiag, mine);
+  for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; r < m; r += static_cast<long long>(gridDim.x) * blockDim.x / kWarp) {
+    double dg = 0, lost = 0, under = 0;
+
+    for (PetscInt k = ai[r] + lane; k < ai[r + 1]; k += kWarp) {
+      const double v = PetscRealPart(aa[k]) / (d[r] * d[aj[k]]);
+
+      if (aj[k] == r) {
+        dg      = v;
+        sval[k] = 0;
+        continue;
+      }
+      const int    c = HalfClass(v);
+      const double e = v - HalfRounded(v);
+
+      sval[k] = v;
+      lost += e;
+      if (c >= 0) mine[c]++;
+      if (c == kSubnormal || c == kZeroed) under += fabs(e);
+      if (fabs(v) > 1.0) mine[kAboveOne]++;
+    }
+    dg    = WarpSum(dg);
+    lost  = WarpSum(lost);
+    under = WarpSum(under);
+    if (lane == 0) {
+      if (!(dg > 0)) mine[kNotPositive]++;
+      if (under > jagged::kHalfUnitRoundoff) mine[kUnderflowRows]++;
+      sdiag[r] = (float)(dg + lost);
+    }
+  }
   for (int c = 0; c < kHalfCounts; c++) {
-    for (int delta = 16; delta > 0; delta /= 2) mine[c] += __shfl_down_sync(0xffffffffu, mine[c], delta);
-    if (threadIdx.x % 32 == 0 && mine[c]) atomicAdd(counts + c, mine[c]);
+    mine[c] = WarpSum(mine[c]);
+    if (lane == 0 && mine[c]) atomicAdd(counts + c, mine[c]);
   }
 }
 
@@ -201,7 +257,7 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
     double             *sval, *d;
     unsigned long long *dcounts;
     cudaStream_t        stream;
-    const unsigned      nb = JaggedBlocks(m, kThreads, kMaxBlocks);
+    const unsigned      nw = JaggedBlocks((long long)m * kWarp, kThreads, kMaxBlocks); /* a warp a row */
 
     if (!jg->scale) {
       if (jg->amap) PetscCallCUDA(cudaMalloc((void **)&jg->words, sizeof(std::uint32_t) * (PetscMax(jg->format.nstored, 1) + PetscMax(jg->format.nsorted, 1))));
@@ -216,9 +272,9 @@ static PetscErrorCode MatSingleJaggedFillHalf(MatSingleBlock *c, PetscInt m, con
     d       = sval + PetscMax(c->nnz, 1);
     dcounts = reinterpret_cast<unsigned long long *>(d + m);
     PetscCallCUDA(cudaMemsetAsync(dcounts, 0, sizeof(unsigned long long) * kHalfCounts, stream));
-    RowScaleKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, jg->scale);
+    RowScaleKernel<<<nw, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, jg->scale);
     PetscCallCUDA(cudaGetLastError());
-    ScaledEntriesKernel<<<nb, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, sval, jg->diag, dcounts);
+    ScaledEntriesKernel<<<nw, kThreads, 0, stream>>>((int)m, ai, aj, aa, d, sval, jg->diag, dcounts);
     PetscCallCUDA(cudaGetLastError());
     if (jg->words) PetscCallCUDA(jagged::gpu::PackWords(*jg->dformat, jg->amap, sval, jg->words, jg->first, stream));
     else PetscCallCUDA(jagged::gpu::RefreshValues(*jg->dformat, sval, jg->half, stream));
