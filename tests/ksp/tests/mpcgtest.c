@@ -593,23 +593,21 @@ int main(int argc, char **argv)
       args: -problem vector -n 8 -shift -2 -expect_breakdown -mpcg_pc_spcg_format pjds -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "auto storage fell back to single precision during a solve: .*|mpcg .*DIVERGED_INDEFINITE_[A-Z]+" | sed -E "s/DIVERGED_INDEFINITE_[A-Z]+/DIVERGED_INDEFINITE/"
       output_file: output/mpcgtest_auto_storage_fallback.out
-   test:
+   testset:
       # half storage asked for a scalar operator: each half value packed with its column's 16-bit distance from the row's previous
       # one (4 bytes a nonzero), on the host and, with an AIJCUSPARSE operator, on the GPU (the packed pattern built there, the
       # inner loop in the CUDA graph); double accuracy still reached
-      suffix: view_half_packed
-      requires: !complex
       nsize: {{1 2}}
       args: -problem poisson3d -n 12 -mpcg_pc_spcg_format pjds -mpcg_pc_spcg_storage half -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|16-bit column distances packed with them \([0-9]+ escapes\), 4\.[0-9]+ bytes a nonzero" | sed -E "s/4\.[0-9]+ bytes/4.x bytes/" | LC_ALL=C sort -u
       output_file: output/mpcgtest_view_half_packed.out
-   test:
-      suffix: gpu_view_half_packed
-      requires: cuda_device !complex
-      nsize: {{1 2}}
-      args: -problem poisson3d -n 12 -mpcg_pc_spcg_format pjds -mpcg_pc_spcg_storage half -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0
-      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|16-bit column distances packed with them \([0-9]+ escapes\), 4\.[0-9]+ bytes a nonzero" | sed -E "s/4\.[0-9]+ bytes/4.x bytes/" | LC_ALL=C sort -u
-      output_file: output/mpcgtest_view_half_packed.out
+      test:
+         suffix: view_half_packed
+         requires: !complex
+      test:
+         suffix: gpu_view_half_packed
+         requires: cuda_device !complex
+         args: -op_type aijcusparse -use_gpu_aware_mpi 0
    test:
       # complex builds keep single storage when half is asked, and say so
       suffix: view_half_complex

@@ -136,33 +136,43 @@ __host__ __device__ inline double HalfRounded(double v)
 }
 
 /*
-  Row r of S, aa[k] / (d[r] d[column]), in double into sval, its diagonal slot 0, and sdiag[r] = S(r, r) plus what rounding to half
-  changes in the row's other entries (the row sum kept); counts[HalfCount] added to
+  Entry k of row r of S, aa[k] / (d[r] d[column]), in double into sval[k], the diagonal's slot 0 (its value into *dg); what
+  rounding it to half changes added to *lost (and where half stores it subnormal or as zero, to *under); counts[HalfCount] added to
 */
+__host__ __device__ inline void ScaledEntry(PetscInt r, PetscInt k, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, double *dg, double *lost, double *under, unsigned long long *counts)
+{
+  const double v = PetscRealPart(aa[k]) / (d[r] * d[aj[k]]);
+
+  if (aj[k] == r) {
+    *dg     = v;
+    sval[k] = 0;
+    return;
+  }
+  const int    c = HalfClass(v);
+  const double e = v - HalfRounded(v);
+
+  sval[k] = v;
+  *lost += e;
+  if (c >= 0) counts[c]++;
+  if (c == kSubnormal || c == kZeroed) *under += fabs(e);
+  if (fabs(v) > 1.0) counts[kAboveOne]++;
+}
+
+/* Row r's end, its entries' sums made: sdiag[r] = S(r, r) plus what rounding changed in the row's other entries (the row sum kept); counts[HalfCount] added to */
+__host__ __device__ inline void ScaledRowEnd(PetscInt r, double dg, double lost, double under, float *sdiag, unsigned long long *counts)
+{
+  if (!(dg > 0)) counts[kNotPositive]++;
+  if (under > jagged::kHalfUnitRoundoff) counts[kUnderflowRows]++;
+  sdiag[r] = (float)(dg + lost);
+}
+
+/* Row r of S (ScaledEntry() on each entry, ScaledRowEnd()): the host twin of ScaledEntriesKernel() */
 static inline void ScaledRow(PetscInt r, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
 {
   double dg = 0, lost = 0, under = 0;
 
-  for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
-    const double v = PetscRealPart(aa[k]) / (d[r] * d[aj[k]]);
-
-    if (aj[k] == r) {
-      dg      = v;
-      sval[k] = 0;
-      continue;
-    }
-    const int    c = HalfClass(v);
-    const double e = v - HalfRounded(v);
-
-    sval[k] = v;
-    lost += e;
-    if (c >= 0) counts[c]++;
-    if (c == kSubnormal || c == kZeroed) under += fabs(e);
-    if (fabs(v) > 1.0) counts[kAboveOne]++;
-  }
-  if (!(dg > 0)) counts[kNotPositive]++;
-  if (under > jagged::kHalfUnitRoundoff) counts[kUnderflowRows]++;
-  sdiag[r] = (float)(dg + lost);
+  for (PetscInt k = ai[r]; k < ai[r + 1]; k++) ScaledEntry(r, k, aj, aa, d, sval, &dg, &lost, &under, counts);
+  ScaledRowEnd(r, dg, lost, under, sdiag, counts);
 }
 
 /* The sum of v over the lanes of a warp */
@@ -174,8 +184,8 @@ __device__ inline T WarpSum(T v)
 }
 
 /*
-  ScaledRow() on the GPU, a warp a row (its lanes read and write the row together, its sums added across them: the order of the
-  host twin's sums is not kept), each lane counting into its own registers and a warp adding its counts to counts[] once: an atomic
+  ScaledRow() on the GPU, a warp a row (its lanes read and write the row's entries together, their sums added across the lanes:
+  the order of the host twin's sums is not kept), each lane counting into its own registers and a warp adding its counts to counts[] once: an atomic
   an entry serialised on the counters (21.9 M entries of elasticity's matrix stored as zero took 18 ms)
 */
 __global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const double *d, double *sval, float *sdiag, unsigned long long *counts)
@@ -186,31 +196,11 @@ __global__ void ScaledEntriesKernel(int m, const PetscInt *ai, const PetscInt *a
   for (long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp; r < m; r += static_cast<long long>(gridDim.x) * blockDim.x / kWarp) {
     double dg = 0, lost = 0, under = 0;
 
-    for (PetscInt k = ai[r] + lane; k < ai[r + 1]; k += kWarp) {
-      const double v = PetscRealPart(aa[k]) / (d[r] * d[aj[k]]);
-
-      if (aj[k] == r) {
-        dg      = v;
-        sval[k] = 0;
-        continue;
-      }
-      const int    c = HalfClass(v);
-      const double e = v - HalfRounded(v);
-
-      sval[k] = v;
-      lost += e;
-      if (c >= 0) mine[c]++;
-      if (c == kSubnormal || c == kZeroed) under += fabs(e);
-      if (fabs(v) > 1.0) mine[kAboveOne]++;
-    }
+    for (PetscInt k = ai[r] + lane; k < ai[r + 1]; k += kWarp) ScaledEntry(r, k, aj, aa, d, sval, &dg, &lost, &under, mine);
     dg    = WarpSum(dg);
     lost  = WarpSum(lost);
     under = WarpSum(under);
-    if (lane == 0) {
-      if (!(dg > 0)) mine[kNotPositive]++;
-      if (under > jagged::kHalfUnitRoundoff) mine[kUnderflowRows]++;
-      sdiag[r] = (float)(dg + lost);
-    }
+    if (lane == 0) ScaledRowEnd(r, dg, lost, under, sdiag, mine);
   }
   for (int c = 0; c < kHalfCounts; c++) {
     mine[c] = WarpSum(mine[c]);
