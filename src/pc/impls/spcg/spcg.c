@@ -358,7 +358,7 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   if (flg) PetscCall(PCSPCGSetJacobi(pc, b));
   PetscCall(PetscOptionsEnum("-pc_spcg_format", "Format of the single-precision copy of an AIJ operator (of its diagonal block)", "PCSPCGSetFormat", PCSPCGFormats, (PetscEnum)s->format, (PetscEnum *)&format, &flg));
   if (flg) PetscCall(PCSPCGSetFormat(pc, format));
-  PetscCall(PetscOptionsEnum("-pc_spcg_storage", "Precision of the values of the pJDS single-precision copies (of the operator and the V-cycle's levels): single, half (scaled by the diagonal; real scalars), or auto (half where blocks pay and it is safe)", "PCSPCGSetStorage", PCSPCGStorages, (PetscEnum)s->storage, (PetscEnum *)&storage, &flg));
+  PetscCall(PetscOptionsEnum("-pc_spcg_storage", "Precision of the values of the pJDS single-precision copies (of the operator and the V-cycle's levels): single, half (scaled by the diagonal; real scalars), or auto (half where the copy keeps dense blocks or packs 16-bit column distances with the values, and it is safe)", "PCSPCGSetStorage", PCSPCGStorages, (PetscEnum)s->storage, (PetscEnum *)&storage, &flg));
   if (flg) PetscCall(PCSPCGSetStorage(pc, storage));
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
   if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
