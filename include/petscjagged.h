@@ -185,7 +185,9 @@ PETSC_EXTERN PetscErrorCode MatJaggedGetProductBytes(Mat, PetscReal *);
    Note:
    Operators of the jagged types (`MATPJDSCUDA`, `MATJDSCUDA`) on the GPU get the DIA copy with `PCSPCG_FORMAT_AUTO` (where
    every process's diagonal block lies on few diagonals and DIA pays) and `PCSPCG_FORMAT_DIA`, found and filled from the
-   jagged format on the GPU; otherwise, and with `PCSPCG_FORMAT_PJDS` or `PCSPCG_FORMAT_CSR`, their own single-precision copy.
+   jagged format on the GPU; otherwise, and with `PCSPCG_FORMAT_PJDS` or `PCSPCG_FORMAT_CSR`, a pJDS copy of their own where
+   half storage, or auto storage with a format other than CSR, applies (real scalars, `PCSPCGSetStorage()`), else their own
+   single-precision copy.
 
 .seealso: `PCSPCG`, `PCSPCGSetFormat()`, `PCSPCGGetFormat()`
 E*/

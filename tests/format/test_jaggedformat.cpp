@@ -198,6 +198,15 @@ void CheckValueOps(const CSR &a, const Format &f, std::mt19937 &rng, const std::
   JAGGED_CHECK(vals == expected, "%s: scaled values differ", what.c_str());
 }
 
+/* The CSR column indices scattered back from the format (ScatterColumns()) are the pattern's */
+void CheckColumns(const CSR &a, const Format &f, const std::string &what)
+{
+  std::vector<int> cols(a.colidx.size(), -1);
+
+  ScatterColumns(f, cols.data());
+  JAGGED_CHECK(cols == a.colidx, "%s: columns scattered back to CSR order differ", what.c_str());
+}
+
 void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
 {
   const std::string what = a.name + ", " + Describe(o);
@@ -217,6 +226,7 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
     CheckSlots(a, f);
   }
   CheckStats(a, f);
+  CheckColumns(a, f, what);
   CheckProducts<double, double>(a, f, rng, what + " <double>");
   CheckProducts<float, float>(a, f, rng, what + " <float>");
   CheckProducts<float, double>(a, f, rng, what + " <float, double>");

@@ -103,6 +103,18 @@ void CheckProducts(const CSR &a, const Format &f, const gpu::DeviceFormat &d, st
   JAGGED_CHECK(err <= tol, "%s: MultTransposeAdd (w = y) error %g", what.c_str(), err);
 }
 
+/* The CSR column indices scattered back on the GPU (ScatterColumns()): the pattern's, as the host twin's */
+void CheckColumns(const CSR &a, const Format &f, const gpu::DeviceFormat &d, const std::string &what)
+{
+  std::vector<int>  cols(a.colidx.size(), -1);
+  DeviceVector<int> dcols(cols);
+
+  CudaCheck(gpu::ScatterColumns(d, dcols.get(), 0), "ScatterColumns");
+  ScatterColumns(f, cols.data());
+  JAGGED_CHECK(cols == a.colidx, "%s: host scatter of the columns differs from the CSR pattern", what.c_str());
+  JAGGED_CHECK(dcols.download() == cols, "%s: GPU scatter of the columns differs from the host twin", what.c_str());
+}
+
 /* Diagonal (exact), the scatter back to CSR order (exact, against the host twin) and scaling (against the host twin) on the GPU */
 template <typename MatT>
 void CheckValueOps(const CSR &a, const Format &f, const gpu::DeviceFormat &d, std::mt19937 &rng, const std::string &what)
@@ -203,6 +215,7 @@ void CheckDeviceBuild(const CSR &a, const Options &o, std::mt19937 &rng)
   CompareBuilds(f, ref, s, built, what);
   CheckProducts<double, double>(a, f, built, rng, what + " <double>");
   CheckProducts<std::complex<float>, std::complex<double>>(a, f, built, rng, what + " <complex float, complex>");
+  CheckColumns(a, f, built, what);
   CheckValueOps<double>(a, f, built, rng, what + " <double>");
   CheckHostTwins<double, double>(a, f, built, rng, what + " <double>");
   CheckHostTwins<std::complex<float>, std::complex<float>>(a, f, built, rng, what + " <complex float>");
@@ -295,6 +308,7 @@ void CheckMatrix(const CSR &a, const Options &o, std::mt19937 &rng)
   }
   CudaCheck(gpu::DeviceFormatCreate(f, &d, 0), "DeviceFormatCreate");
   CheckDeviceBuild(a, o, rng);
+  CheckColumns(a, f, d, what);
   CheckProducts<double, double>(a, f, d, rng, what + " <double>");
   CheckProducts<float, float>(a, f, d, rng, what + " <float>");
   CheckProducts<float, double>(a, f, d, rng, what + " <float, double>");

@@ -181,6 +181,30 @@ void FillValues(const Format &format, const CsrT csr_vals[], MatT vals[]);
 template <typename MatT>
 void ScatterValues(const Format &format, const MatT vals[], MatT csr_vals[]);
 
+#if defined(__CUDACC__)
+  #define JAGGED_HOST_DEVICE __host__ __device__
+#else
+  #define JAGGED_HOST_DEVICE
+#endif
+
+/*
+   The column of value slot s of a format of block size bs, nstored stored slots (or blocks), its colidx and long_colidx:
+   scalar, the slot's column (jagged part) or its long row's; blocked, the first column of its block plus the entry's
+   column within it (entry (r, c) of stored block t is value slot (r * bs + c) * nstored + t). Shared by ScatterColumns()
+   and its GPU twin.
+*/
+JAGGED_HOST_DEVICE inline int SlotColumn(int s, int bs, int nstored, const int *colidx, const int *long_colidx)
+{
+  if (bs > 1) return colidx[s % nstored] + (s / nstored) % bs;
+  return s < nstored ? colidx[s] : long_colidx[s - nstored];
+}
+
+/*
+   The CSR column indices again from the format, as ScatterValues() gives the values: csr_cols[valmap[s]] = SlotColumn(s)
+   for every slot that holds an entry of the CSR pattern: with the row starts, the CSR the format was built from.
+*/
+void ScatterColumns(const Format &format, int csr_cols[]);
+
 /*
    COO values summed into CSR order, through a map as PETSc's MatSetPreallocationCOO() makes them: for i < n, out[t] = (add ?
    out[t] : 0) + the sum of coo_vals[perm[k]] for k in [jmap[i], jmap[i+1]), t = imap[i] (imap NULL: t = i; the t distinct),

@@ -95,6 +95,9 @@ cudaError_t SumCOO(long long n, const long long imap[], const long long jmap[], 
 template <typename MatT>
 cudaError_t ScatterValues(const DeviceFormat &dformat, const MatT vals[], MatT csr_vals[], cudaStream_t stream);
 
+/* csr_cols[valmap[s]] = the column of slot s for the slots that hold entries, on the device: the twin of ScatterColumns() */
+cudaError_t ScatterColumns(const DeviceFormat &dformat, int csr_cols[], cudaStream_t stream);
+
 /* diag[nrows]: diag[r] = A(r, r), 0 where the row has no diagonal entry */
 template <typename MatT>
 cudaError_t GetDiagonal(const DeviceFormat &dformat, const MatT vals[], MatT diag[], cudaStream_t stream);

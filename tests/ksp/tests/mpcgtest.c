@@ -142,6 +142,12 @@ static PetscErrorCode ReadSymmetricMM(const char *file, Mat *A)
   MtxSymmetry sym;
 
   PetscFunctionBeginUser;
+  { /* read whole by each process: the solvers of this program run on PETSC_COMM_WORLD */
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-problem mtx runs on one process");
+  }
   PetscCall(MtxLoad(PETSC_COMM_SELF, file, &sym, A));
   PetscCheck(sym == MTX_SYMMETRIC || sym == MTX_HERMITIAN, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: not real symmetric or complex Hermitian", file);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -627,7 +633,7 @@ int main(int argc, char **argv)
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|level 2: [0-9]+ rows, operator pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, .* and dense 3 x 3 blocks" | sed -E "s/nonzeros, .* and dense 3 x 3 blocks.*$/nonzeros, its values in dense 3 x 3 blocks/"
       output_file: output/mpcgtest_view_blocks_gamg.out
    test:
-      # the same with a jagged operator (host kernels): its own single-precision copy, diagonal and off-diagonal blocks in 3 x 3 blocks
+      # the same with a jagged operator (host kernels): a copy of its own, made as an AIJ operator's (auto storage)
       suffix: vector_pjds
       nsize: {{1 2}}
       args: -problem vector -n 10 -pc jacobi -op_type pjdscuda -mat_jagged_host
@@ -637,6 +643,20 @@ int main(int argc, char **argv)
       suffix: view_pjds_auto
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values( \([^)]*\))? and 4-byte columns" | sed -E -e "s/[48]-byte values( \([^)]*\))?/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
+   testset:
+      # a jagged operator with auto storage: a packed half copy of its own (on the GPU made from the CSR scattered back from
+      # its jagged copy there), not the type's single-precision copy, and double accuracy
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/1138_bus.mtx -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|chosen by auto storage\) and 16-bit column distances packed with them \([0-9]+ escapes\)"
+      output_file: output/mpcgtest_view_pjds_auto_jagged.out
+      test:
+         suffix: view_pjds_auto_jagged
+         requires: !complex
+         args: -mat_jagged_host
+      test:
+         suffix: gpu_view_pjds_auto_jagged
+         requires: cuda_device !complex
+         args: -use_gpu_aware_mpi 0
    test:
       suffix: spcg_dia_too_many
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_format dia

@@ -253,6 +253,16 @@ int main(int argc, char **argv)
          nsize: 2
          args: -csr -twin_pc_spcg_jacobi
 
+   # auto storage (the default) on a jagged operator: a packed half copy of its own, made on the GPU from the CSR scattered back
+   # from its jagged copy there (the diagonal blocks' on two processes), against the host twin's made from its host CSR
+   test:
+      suffix: gpu_auto_jagged
+      requires: cuda_device !complex
+      nsize: {{1 2}}
+      args: -twin_view -twin_pc_spcg_max_it 20 -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|chosen by auto storage\) and 16-bit column distances packed with them \([0-9]+ escapes\)" | LC_ALL=C sort -u
+      output_file: output/spcgtwin_gpu_auto_jagged.out
+
    # packed half storage with escapes: 200,000 rows whose far entries lie more than 65,535 columns apart in places (on one
    # process, and in the diagonal blocks of two), the packed pattern built on the GPU against the host's, the packed product
    # inside the inner loop against its host twin
@@ -307,8 +317,8 @@ int main(int argc, char **argv)
          args: -twin_pc_spcg_jacobi
          output_file: output/spcgtwin_gpu_dia_np2.out
       test:
-         # -pc_spcg_format pjds keeps the jagged type's own single-precision copy
+         # -pc_spcg_format pjds in single storage keeps the jagged type's own single-precision copy
          suffix: gpu_jagged_own
-         args: -twin_pc_spcg_format pjds -twin_pc_spcg_max_it 20
+         args: -twin_pc_spcg_format pjds -twin_pc_spcg_storage single -twin_pc_spcg_max_it 20
          filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|the matrix.s own single-precision product" | LC_ALL=C sort -u
 TEST*/

@@ -348,6 +348,14 @@ void ScatterValues(const Format &format, const MatT vals[], MatT csr_vals[])
   }
 }
 
+void ScatterColumns(const Format &format, int csr_cols[])
+{
+  for (int s = 0; s < format.nslots; ++s) {
+    const int pos = format.valmap[s];
+    if (pos >= 0) csr_cols[pos] = SlotColumn(s, format.bs, format.nstored, format.colidx.data(), format.long_colidx.data());
+  }
+}
+
 template <typename MatT>
 void SumCOO(long long n, const long long imap[], const long long jmap[], const long long perm[], const MatT coo_vals[], MatT out[], bool add)
 {

@@ -319,6 +319,15 @@ __global__ void __launch_bounds__(kRowThreads) ScatterKernel(int nslots, const i
   if (pos >= 0) csr[pos] = LoadRO(vals + s);
 }
 
+/* csr_cols[valmap[s]] = SlotColumn(s), padding skipped */
+__global__ void __launch_bounds__(kRowThreads) ScatterColumnsKernel(int nslots, int bs, int nstored, const int *__restrict__ valmap, const int *__restrict__ colidx, const int *__restrict__ long_colidx, int *csr_cols)
+{
+  const unsigned s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= static_cast<unsigned>(nslots)) return;
+  const int pos = valmap[s];
+  if (pos >= 0) csr_cols[pos] = SlotColumn(static_cast<int>(s), bs, nstored, colidx, long_colidx);
+}
+
 /* out[t] = (add ? out[t] : 0) + the COO values of slot i, in the order of perm (as the host twin adds them); t, the entries as SumCOO() says */
 template <typename M>
 __global__ void __launch_bounds__(kRowThreads) SumCOOKernel(long long n, const long long *__restrict__ imap, const long long *__restrict__ jmap, const long long *__restrict__ perm, const M *__restrict__ coo, M *out, bool add)
@@ -601,6 +610,13 @@ cudaError_t ScatterValues(const DeviceFormat &d, const MatT vals[], MatT csr_val
 {
   if (d.nslots == 0) return cudaSuccess;
   ScatterKernel<<<JaggedBlocks(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, d.valmap, Device(vals), Device(csr_vals));
+  return cudaGetLastError();
+}
+
+cudaError_t ScatterColumns(const DeviceFormat &d, int csr_cols[], cudaStream_t stream)
+{
+  if (d.nslots == 0) return cudaSuccess;
+  ScatterColumnsKernel<<<JaggedBlocks(d.nslots, kRowThreads), kRowThreads, 0, stream>>>(d.nslots, d.bs, d.nstored, d.valmap, d.colidx, d.long_colidx, csr_cols);
   return cudaGetLastError();
 }
 

@@ -81,8 +81,9 @@ static PetscErrorCode MatSingleOffDiagonal(Mat M, Mat Ao, PetscBool device, Pets
 }
 
 /*
-  The copy of M (a MATSEQAIJ or MATMPIAIJ, their CUSPARSE forms, or a jagged type: its host CSR, on the device that of
-  its AIJCUSPARSE twin) in single precision, on the device or the host:
+  The copy of M (a MATSEQAIJ or MATMPIAIJ, their CUSPARSE forms, or a jagged type: its host CSR; on the device the CSR
+  scattered back from its current jagged copy there (nothing uploaded but its row starts), else that of its AIJCUSPARSE twin)
+  in single precision, on the device or the host:
   M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
   exchange where device) fills. The diagonal block in format where it pays (MatSingleBlockCreate(); a pJDS one with
   its values in storage); on the device a host matrix's blocks are copied up in CSR. Collective on M where MPI.
@@ -90,7 +91,7 @@ static PetscErrorCode MatSingleOffDiagonal(Mat M, Mat Ao, PetscBool device, Pets
 PetscErrorCode MatSingleCreate(Mat M, PetscBool device, PCSPCGFormat format, PCSPCGStorage storage, PetscJaggedExchange exchange, MatSingle *dm)
 {
   Mat       Ad = M, Ao = NULL, twin = NULL;
-  PetscBool mpi, cusparse;
+  PetscBool mpi, cusparse, scattered = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(dm, sizeof(*dm)));
@@ -100,10 +101,11 @@ PetscErrorCode MatSingleCreate(Mat M, PetscBool device, PCSPCGFormat format, PCS
     PetscCall(MatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
     PetscCall(MatSingleOffDiagonal(M, Ao, device, exchange, dm));
   }
-  if (device) PetscCall(MatSeqJaggedGetDeviceTwin(Ad, &twin)); /* a jagged block: its device CSR, that of its AIJCUSPARSE twin */
+  if (device) PetscCall(MatSeqJaggedHasDeviceCSR(Ad, &scattered)); /* a jagged block: its device CSR scattered from its jagged copy */
+  if (device && !scattered) PetscCall(MatSeqJaggedGetDeviceTwin(Ad, &twin)); /* or that of its AIJCUSPARSE twin */
   if (twin) Ad = twin;
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJCUSPARSE, &cusparse));
-  PetscCall(MatSingleLocalBlock(Ad, dm->m, device, device && !cusparse ? PCSPCG_FORMAT_CSR : format, storage, &dm->d));
+  PetscCall(MatSingleLocalBlock(Ad, dm->m, device, device && !cusparse && !scattered ? PCSPCG_FORMAT_CSR : format, storage, &dm->d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

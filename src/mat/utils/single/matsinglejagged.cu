@@ -28,6 +28,7 @@
 #include <petscjagged/private/jaggedbuild.cuh>
 #include <petscjagged/private/jaggedhost.hpp>
 #include <petscjagged/private/jaggedpacked.hpp>
+#include <petscjagged/private/jaggedtwin.h>
 
 #include <new>
 
@@ -485,16 +486,18 @@ static PetscErrorCode MatSingleJaggedSingleAgain(MatSingleBlock *c, Mat B, Petsc
 /*
   The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), its values in storage (half: those of the block scaled
   symmetrically by its diagonal; real scalars; auto: see MatSingleJaggedFill()), of blocks where they move fewer bytes: on the device
-  from B's device CSR (B a MATSEQAIJCUSPARSE), or on the host. When auto refuses half after a build for it (blocked for 2-byte values,
-  or packed), the format is built again for single precision's.
+  from B's device CSR (B a MATSEQAIJCUSPARSE, or a sequential jagged matrix whose CSR is scattered back from its jagged copy on
+  the GPU for the build: MatSeqJaggedGetDeviceCSR()), or on the host. When auto refuses half after a build for it (blocked for
+  2-byte values, or packed), the format is built again for single precision's.
 */
 PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGStorage storage, MatSingleBlock *c)
 {
   MatSingleJagged    jg;
   const PetscInt    *bi = ai, *bj = aj;
   const PetscScalar *aa;
-  PetscScalar       *da  = NULL;
-  PetscBool          rebuild;
+  PetscScalar       *da = NULL;
+  PetscInt          *si = NULL, *sj = NULL; /* a jagged B's scattered CSR */
+  PetscBool          rebuild, jaggedB = PETSC_FALSE;
 
   PetscFunctionBegin;
   jg = new (std::nothrow) _n_MatSingleJagged;
@@ -505,13 +508,19 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
   c->jagged   = jg;
   c->nrows    = m;
   if (device) {
-    PetscCall(DeviceCSR(B, &bi, &bj, &da));
+    PetscCall(MatSeqJaggedHasDeviceCSR(B, &jaggedB));
+    if (jaggedB) {
+      PetscCall(MatSeqJaggedGetDeviceCSR(B, &si, &sj, &da));
+      bi = si;
+      bj = sj;
+    } else PetscCall(DeviceCSR(B, &bi, &bj, &da));
     aa = da;
   } else PetscCall(MatSeqAIJGetArrayRead(B, &aa));
   if (storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX)) PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(PetscJaggedScalarSingle), PETSC_FALSE));
   else PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(jagged::Half), PETSC_TRUE));
   PetscCall(MatSingleJaggedFill(c, m, bi, bj, aa, &rebuild));
   if (rebuild) PetscCall(MatSingleJaggedSingleAgain(c, B, m, bi, bj, aa));
+  if (jaggedB) PetscCall(MatSeqJaggedRestoreDeviceCSR(B, &si, &sj, &da));
   if (!device) PetscCall(MatSeqAIJRestoreArrayRead(B, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

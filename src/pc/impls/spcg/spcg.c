@@ -147,12 +147,13 @@ static PetscErrorCode PCSPCGSetUpCopies(PC pc)
   PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &jagged, MATSEQPJDSCUDA, MATSEQJDSCUDA, MATMPIPJDSCUDA, MATMPIJDSCUDA, ""));
   if (jagged && gpu && (s->format == PCSPCG_FORMAT_AUTO || s->format == PCSPCG_FORMAT_DIA)) /* on a stencil DIA moves fewer bytes than the type's own copy */
     PetscCall(MatSingleCreateDIA(P, s->format, s->exchange, &s->copy, &s->hasblocks));
-  /* a jagged operator gets a half copy (made from its CSR) only when half is asked: auto keeps its own single-precision copy,
-     which needs no upload of that CSR in the first solve; an AIJ operator's copy decides auto block by block (MatSingleCreate()) */
-  half = (PetscBool)(!PetscDefined(USE_COMPLEX) && storage == PCSPCG_STORAGE_HALF);
+  /* a jagged operator gets a copy of its own where half may be stored (real scalars, storage half, or auto but for a CSR copy,
+     never half; auto decides block by block as for an AIJ operator: MatSingleCreate()), on the GPU made from the CSR scattered
+     back from its jagged copy there (nothing uploaded); else it multiplies with its own single-precision copy */
+  half = (PetscBool)(!PetscDefined(USE_COMPLEX) && (storage == PCSPCG_STORAGE_HALF || (storage == PCSPCG_STORAGE_AUTO && s->format != PCSPCG_FORMAT_CSR)));
   if (s->hasblocks) { /* the jagged operator's DIA copy */
   } else if (hasSingle && !(jagged && half)) s->A = P;
-  else if (seqaij || mpiaij || jagged) { /* a jagged operator in half: the copy of its (twin's) CSR */
+  else if (seqaij || mpiaij || jagged) { /* a jagged operator where half may be stored: the copy of its CSR */
     PetscCall(MatSingleCreate(P, gpu, s->format, storage, s->exchange, &s->copy));
     s->hasblocks = PETSC_TRUE;
   } else {
@@ -454,7 +455,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     PetscCall((*c->ops->describe)(c, PetscDefined(USE_COMPLEX) ? "8-byte" : "4-byte", block, sizeof(block)));
     if (s->copy.halo) PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: diagonal block %s; off-diagonal block CSR, ghosts exchanged in single precision\n", block));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s\n", block));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s%s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet", s->A && !s->own && s->storage == PCSPCG_STORAGE_AUTO ? " (auto storage keeps it: a half copy would upload the matrix's CSR in the first solve)" : ""));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s%s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet", s->A && !s->own && s->storage == PCSPCG_STORAGE_AUTO ? " (auto storage keeps it: complex scalars, or a CSR copy asked)" : ""));
   if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->storage == PCSPCG_STORAGE_HALF) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage asked: half precision for the pJDS copies%s\n", PetscDefined(USE_COMPLEX) ? " (complex scalars: single precision kept)" : " (DIA and CSR copies, off-diagonal blocks: single precision)"));
   else if (s->storage == PCSPCG_STORAGE_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: %s\n", PetscDefined(USE_COMPLEX) ? "single precision (complex scalars)" : "half precision for the pJDS copies with dense blocks or packed whose scaled entries are safe, else single"));
@@ -704,10 +705,12 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    Notes:
    B r is a few CG steps, not a fixed linear operator: use it with a flexible outer method
    (`KSPMPCG`, `KSPFCG`, `KSPGCR`, `KSPFGMRES`). The operator should be symmetric (Hermitian) positive
-   definite. A `MATJDSCUDA` or `MATPJDSCUDA` operator multiplies with its own single-precision copy
-   (`MatJaggedMultSingle()`), except on the GPU where the entries of every process's diagonal block lie on
-   few diagonals (below): then its diagonal block gets the DIA copy, found and filled on the GPU from the
-   jagged format, and its off-diagonal block a CSR one (`-pc_spcg_format pjds` keeps the type's own copy).
+   definite. A `MATJDSCUDA` or `MATPJDSCUDA` operator gets, on the GPU where the entries of every process's diagonal
+   block lie on few diagonals (below), the DIA copy of its diagonal block, found and filled on the GPU from the jagged
+   format, and a CSR copy of its off-diagonal block; otherwise, in real scalars with half or auto storage (below; auto: not
+   with `-pc_spcg_format csr`), a pJDS copy of its own, as an AIJ operator's (on the GPU made from the CSR scattered back
+   from its jagged copy there: nothing uploaded but the row starts); else (single storage, complex scalars) it multiplies
+   with its own single-precision copy (`MatJaggedMultSingle()`).
    A `MATSEQAIJCUSPARSE` (or `MATSEQAIJ`) operator, and the diagonal and
    off-diagonal blocks of a `MATMPIAIJCUSPARSE` (`MATMPIAIJ`) one, get single-precision copies made on the
    device (host): where all entries of the (diagonal) block lie on at most 32 diagonals and DIA moves at
@@ -719,8 +722,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    right-hand side is scaled to unit norm before it is rounded to single precision. With `-pc_spcg_storage half`
    (`PCSPCGSetStorage()`, real scalars) the pJDS copies store the values of D^{-1/2} A D^{-1/2}, D = |diag(A)|, in IEEE half
    precision (2 bytes a value, arithmetic in single precision; a scalar copy packs each with its column's 16-bit distance from
-   the row's previous one in one 32-bit word), a jagged operator's copy included (made then from its
-   CSR, not the type's own single-precision copy); by default (auto) half only for copies kept in dense blocks or packed whose scaled
+   the row's previous one in one 32-bit word), a jagged operator's copy included; by default (auto) half only for copies kept in dense blocks or packed whose scaled
    entries are safe, and back to single precision during a solve where half limits it (`PCSPCGSetStorage()`). An inner step
    that finds p'Ap <= 0 ends the inner iterations and is counted in the view.
 
@@ -1036,8 +1038,9 @@ PetscErrorCode PCSPCGGetJacobi(PC pc, PetscBool *flg)
 
   Notes:
   Applies to `MATSEQAIJ`, `MATMPIAIJ`, `MATSEQAIJCUSPARSE` and `MATMPIAIJCUSPARSE` operators. The jagged types
-  on the GPU take the DIA copy with `PCSPCG_FORMAT_AUTO` where it pays and with `PCSPCG_FORMAT_DIA`, and
-  their own single-precision copy otherwise (`PCSPCG_FORMAT_PJDS`, `PCSPCG_FORMAT_CSR`). `PCSPCG_FORMAT_DIA`
+  on the GPU take the DIA copy with `PCSPCG_FORMAT_AUTO` where it pays and with `PCSPCG_FORMAT_DIA`; otherwise
+  (`PCSPCG_FORMAT_PJDS`, `PCSPCG_FORMAT_CSR`) a copy of their own where half storage, or auto storage with a format other
+  than CSR, applies (real scalars, `PCSPCGSetStorage()`), else their own single-precision copy. `PCSPCG_FORMAT_DIA`
   fails at set-up when the entries lie on more than 32 diagonals.
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
@@ -1104,7 +1107,8 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
   unpacked, with 4-byte columns); the view gives the escapes and the bytes a nonzero. Entries below half's subnormal range are stored as
   zero and counted in the view; an entry beyond its range (65504) after the scaling is an error at set-up. The outer
   iteration computes true residuals in double precision, so the storage only changes how far each inner solve gets.
-  A jagged operator (`MATPJDSCUDA`, `MATJDSCUDA`) then gets the copy made from its CSR, not its own single-precision copy.
+  A jagged operator (`MATPJDSCUDA`, `MATJDSCUDA`) then gets a copy of its own, made on the GPU from the CSR scattered back
+  from its jagged copy there, not its own single-precision copy.
   DIA and CSR copies and the off-diagonal blocks of MPI operators stay in single precision. Complex builds keep single
   precision (the view says so).
 
@@ -1112,8 +1116,7 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
   (the operator's, each level's of the V-cycle, each process's diagonal block): half for a pJDS copy kept in dense blocks
   (an operator of block size 2 or more, such as elasticity's) or packed (a scalar copy without long rows: a scalar pJDS
   product with 4-byte columns is bounded by its gathers of x, not its values, and is no faster in half unpacked; a jagged
-  operator keeps its own single-precision copy, as a half copy would be made from
-  its CSR, uploaded in the first solve), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
+  operator's copy is made as with half, and where auto stores it single it is that copy, not the type's own), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
   most 1 in magnitude (as for a symmetric positive definite A) and no row loses more than half's unit roundoff (2^-11) of its
   diagonal to underflow; the view says, for each copy kept in single precision, why. On one process with the CUDA graph
   (`PCSPCGSetUseCUDAGraph()`) auto keeps the levels of the V-cycle single: a graph with half-precision levels was followed by

@@ -18,6 +18,7 @@
 #include <petsc/private/vecimpl.h>
 
 #include <petscjagged/private/seqjagged.h>
+#include <petscjagged/private/jaggedtwin.h>
 #include <petscjagged/private/jaggedbuild.cuh>
 #include <petscjagged/private/jaggedvalueops.cuh>
 #include <petscjagged/private/jaggedupload.h>
@@ -346,6 +347,59 @@ PetscErrorCode MatSeqJaggedScatterToCSR(Mat A, PetscScalar csr[], cudaStream_t s
   PetscCall(MatSeqJaggedDeviceCurrent(A, &current));
   PetscCheck(current, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The jagged copy of the matrix on the GPU is not current");
   PetscCallCUDA(jagged::gpu::ScatterValues(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(csr), stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatSeqJaggedHasDeviceCSR - whether A is a sequential jagged matrix whose jagged copy on the GPU is current: MatSeqJaggedGetDeviceCSR() can serve */
+PetscErrorCode MatSeqJaggedHasDeviceCSR(Mat A, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, has, MATSEQJDSCUDA, MATSEQPJDSCUDA, ""));
+  if (*has) PetscCall(MatSeqJaggedDeviceCurrent(A, has));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatSeqJaggedGetDeviceCSR - A's CSR in new device arrays, from its current jagged copy on the GPU (MatSeqJaggedHasDeviceCSR()):
+  the column indices and values scattered back into CSR order there (ScatterColumns(), ScatterValues()), the row starts copied
+  from the host, the only bytes that cross (no twin made, nothing else uploaded); on PETSc's stream, freed by
+  MatSeqJaggedRestoreDeviceCSR()
+*/
+PetscErrorCode MatSeqJaggedGetDeviceCSR(Mat A, PetscInt **di, PetscInt **dj, PetscScalar **da)
+{
+  Mat_SeqJagged       *j = (Mat_SeqJagged *)A->spptr;
+  const MatSeqAIJHead *h = (const MatSeqAIJHead *)A->data;
+  const PetscInt       m = A->rmap->n;
+  PetscBool            current;
+  cudaStream_t         stream;
+
+  PetscFunctionBegin;
+  static_assert(sizeof(PetscInt) == sizeof(int), "the jagged core's column indices are int");
+  PetscCall(MatSeqJaggedDeviceCurrent(A, &current));
+  PetscCheck(current, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The jagged copy of the matrix on the GPU is not current");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaMallocAsync((void **)di, sizeof(PetscInt) * (m + 1), stream));
+  PetscCallCUDA(cudaMallocAsync((void **)dj, sizeof(PetscInt) * PetscMax(h->nz, 1), stream));
+  PetscCallCUDA(cudaMallocAsync((void **)da, sizeof(PetscScalar) * PetscMax(h->nz, 1), stream));
+  PetscCallCUDA(cudaMemcpyAsync(*di, h->i, sizeof(PetscInt) * (m + 1), cudaMemcpyHostToDevice, stream));
+  PetscCall(PetscLogCpuToGpu(sizeof(PetscInt) * (m + 1)));
+  PetscCallCUDA(jagged::gpu::ScatterColumns(*j->dformat, *dj, stream));
+  PetscCallCUDA(jagged::gpu::ScatterValues(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(*da), stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatSeqJaggedRestoreDeviceCSR - the arrays of MatSeqJaggedGetDeviceCSR() freed, on PETSc's stream (after what it has queued that reads them) */
+PetscErrorCode MatSeqJaggedRestoreDeviceCSR(Mat A, PetscInt **di, PetscInt **dj, PetscScalar **da)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaFreeAsync(*di, stream));
+  PetscCallCUDA(cudaFreeAsync(*dj, stream));
+  PetscCallCUDA(cudaFreeAsync(*da, stream));
+  *di = *dj = NULL;
+  *da       = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
