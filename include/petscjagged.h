@@ -241,6 +241,8 @@ PETSC_EXTERN PetscErrorCode PCSPCGSetFormat(PC, PCSPCGFormat);
 PETSC_EXTERN PetscErrorCode PCSPCGGetFormat(PC, PCSPCGFormat *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetStorage(PC, PCSPCGStorage);
 PETSC_EXTERN PetscErrorCode PCSPCGGetStorage(PC, PCSPCGStorage *);
+PETSC_EXTERN PetscErrorCode PCSPCGSetHalfMinNonzeros(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCSPCGGetHalfMinNonzeros(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetUseCUDAGraph(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCSPCGGetUseCUDAGraph(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCSPCGSetExchange(PC, PetscJaggedExchange);

@@ -72,9 +72,9 @@ typedef struct {
   PetscInt                 nghosts; /* the number of ghosts */
 } MatSingle;
 
-PETSC_INTERN PetscErrorCode MatSingleBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGStorage, MatSingleBlock *);
+PETSC_INTERN PetscErrorCode MatSingleBlockCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGStorage, PetscInt, MatSingleBlock *);
 PETSC_INTERN PetscErrorCode MatSingleBlockDestroy(MatSingleBlock *);
-PETSC_INTERN PetscErrorCode MatSingleCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGStorage, PetscJaggedExchange, MatSingle *);
+PETSC_INTERN PetscErrorCode MatSingleCreate(Mat, PetscBool, PCSPCGFormat, PCSPCGStorage, PetscInt, PetscJaggedExchange, MatSingle *);
 PETSC_INTERN PetscErrorCode MatSingleCreateDIA(Mat, PCSPCGFormat, PetscJaggedExchange, MatSingle *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatSingleTranspose(const MatSingle *, MatSingle *);
 PETSC_INTERN PetscErrorCode MatSingleDestroy(MatSingle *);
@@ -86,5 +86,5 @@ PETSC_INTERN PetscBool      MatSingleBlockUseDIA(PCSPCGFormat, PetscInt, PetscIn
 PETSC_INTERN PetscErrorCode MatSingleCSRTranspose(const MatSingleBlock *, PetscInt, MatSingleBlock *);
 PETSC_INTERN PetscErrorCode MatSingleCSRCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, MatSingleBlock *);
 PETSC_INTERN PetscErrorCode MatSingleDIACreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGFormat, MatSingleBlock *);
-PETSC_INTERN PetscErrorCode MatSingleJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGStorage, MatSingleBlock *);
+PETSC_INTERN PetscErrorCode MatSingleJaggedCreate(Mat, PetscInt, const PetscInt *, const PetscInt *, PetscBool, PCSPCGStorage, PetscInt, MatSingleBlock *);
 PETSC_INTERN PetscBool      MatSingleHalf(const MatSingle *);

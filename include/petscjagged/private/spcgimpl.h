@@ -75,6 +75,10 @@ static PETSC_HOSTDEVICE_INLINE_DECL int PCSPCGContinueDirection(PCSPCGPair rz, P
   the host, spcgmghost.c, or of the device, spcgmgdevice.cu, whose image keeps its arrays in device memory)
 */
 #define PCSPCG_MG_DENSE_MAX 2000 /* largest coarse problem inverted densely by default (-pc_spcg_mg_dense_max) */
+/* auto storage's default for the fewest nonzeros of a half copy (-pc_spcg_half_min_nonzeros): a product of fewer is bound by its
+   launches, not its bytes, and half storage adds a scaling pass around it (1138_bus, 4,054 nonzeros: 13-20 % slower than single, RESULTS);
+   the 4 bytes a nonzero it saves take about as long to move on an H200 as a kernel launch in a CUDA graph at 2 M nonzeros */
+#define PCSPCG_HALF_MIN_NONZEROS 2000000
 
 typedef enum {
   PCSPCG_MG_CHEBYSHEV, /* KSPCHEBYSHEV of the first kind with PCJACOBI */
@@ -184,6 +188,7 @@ typedef struct {
   MatSingle                copy;      /* ... its blocks, with Pmat's halo exchange overlapping the diagonal block's product */
   PCSPCGFormat             format;    /* of the diagonal block as asked for (-pc_spcg_format; the off-diagonal block is CSR) */
   PCSPCGStorage            storage;   /* of the values of the pJDS copies (-pc_spcg_storage): single, half precision, or auto */
+  PetscInt                 halfmin;   /* auto storage: the fewest nonzeros of a copy (a process's block, a level's) it stores in half precision */
   PetscBool                halfauto;  /* resolved at set-up: auto storage chose half for a copy (on some process) */
   PetscBool                fellback;  /* auto storage fell back to single precision during a solve (until the operator's pattern or the storage changes) */
   const char              *fallwhy;   /* ... what made it */

@@ -554,24 +554,30 @@ int main(int argc, char **argv)
       output_file: output/mpcgtest_view_half.out
    test:
       # auto storage (the default): half for the copies kept in dense 3 x 3 blocks (the operator's, GAMG's levels), single for
-      # a scalar copy, with the reason; no fallback; double accuracy reached
+      # a scalar copy, with the reason; no fallback; double accuracy reached (these small copies in half too: no size limit)
       suffix: auto_storage
       requires: !complex
       nsize: {{1 2}}
-      args: -problem vector -n 10 -pc gamg -rtol 1e-10 -mpcg_pc_spcg_format pjds -mpcg_view
+      args: -problem vector -n 10 -pc gamg -rtol 1e-10 -mpcg_pc_spcg_format pjds -mpcg_view -mpcg_pc_spcg_half_min_nonzeros 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|fell back|(half-precision|4-byte) values [^,]*, [0-9]+ as zero; the diagonal in single precision, row sums kept; chosen by auto storage|storage auto: [^,]+" | sed -E "s/[0-9]+ stored subnormal, [0-9]+ as zero/N stored subnormal, M as zero/" | LC_ALL=C sort -u
       output_file: output/mpcgtest_auto_storage.out
    test:
       # auto storage on a scalar operator without long rows: half values packed with 16-bit column distances
       suffix: auto_storage_scalar
       requires: !complex
-      args: -problem poisson3d -n 12 -mpcg_pc_spcg_format pjds -mpcg_view
+      args: -problem poisson3d -n 12 -mpcg_pc_spcg_format pjds -mpcg_view -mpcg_pc_spcg_half_min_nonzeros 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|chosen by auto storage\) and 16-bit column distances packed with them \([0-9]+ escapes\)"
+   test:
+      # ... and by default on a small matrix: single precision, its size the reason
+      suffix: auto_storage_small
+      requires: !complex
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/1138_bus.mtx -mpcg_pc_spcg_jacobi -mpcg_view
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|auto storage kept single precision: [^)]*|storage auto: .*"
    test:
       # ... and on one of long rows (a small matrix's rows run by warps): single precision, and why
       suffix: auto_storage_long_rows
       requires: !complex
-      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_pc_spcg_format pjds -mpcg_view
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_pc_spcg_format pjds -mpcg_view -mpcg_pc_spcg_half_min_nonzeros 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|auto storage kept single precision: [^)]*"
    test:
       # auto storage's fallback during a solve: the vector problem shifted to indefinite keeps a positive diagonal and scaled
@@ -580,7 +586,7 @@ int main(int argc, char **argv)
       suffix: auto_storage_fallback
       requires: !complex
       nsize: {{1 2}}
-      args: -problem vector -n 8 -shift -2 -expect_breakdown -mpcg_pc_spcg_format pjds -mpcg_view
+      args: -problem vector -n 8 -shift -2 -expect_breakdown -mpcg_pc_spcg_format pjds -mpcg_view -mpcg_pc_spcg_half_min_nonzeros 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "auto storage fell back to single precision during a solve: .*|mpcg .*DIVERGED_INDEFINITE_[A-Z]+" | sed -E "s/DIVERGED_INDEFINITE_[A-Z]+/DIVERGED_INDEFINITE/"
       output_file: output/mpcgtest_auto_storage_fallback.out
    test:
@@ -589,14 +595,14 @@ int main(int argc, char **argv)
       suffix: gpu_auto_storage
       requires: cuda_device !complex
       nsize: {{1 2}}
-      args: -problem vector -n 10 -pc gamg -rtol 1e-10 -mpcg_pc_spcg_format pjds -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0
+      args: -problem vector -n 10 -pc gamg -rtol 1e-10 -mpcg_pc_spcg_format pjds -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0 -mpcg_pc_spcg_half_min_nonzeros 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|fell back|(half-precision|4-byte) values [^,]*, [0-9]+ as zero; the diagonal in single precision, row sums kept; chosen by auto storage|storage auto: [^,]+" | sed -E "s/[0-9]+ stored subnormal, [0-9]+ as zero/N stored subnormal, M as zero/" | LC_ALL=C sort -u
       output_file: output/mpcgtest_auto_storage.out
    test:
       suffix: gpu_auto_storage_fallback
       requires: cuda_device !complex
       nsize: {{1 2}}
-      args: -problem vector -n 8 -shift -2 -expect_breakdown -mpcg_pc_spcg_format pjds -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0
+      args: -problem vector -n 8 -shift -2 -expect_breakdown -mpcg_pc_spcg_format pjds -mpcg_view -op_type aijcusparse -use_gpu_aware_mpi 0 -mpcg_pc_spcg_half_min_nonzeros 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "auto storage fell back to single precision during a solve: .*|mpcg .*DIVERGED_INDEFINITE_[A-Z]+" | sed -E "s/DIVERGED_INDEFINITE_[A-Z]+/DIVERGED_INDEFINITE/"
       output_file: output/mpcgtest_auto_storage_fallback.out
    testset:
@@ -644,9 +650,9 @@ int main(int argc, char **argv)
       args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/bcsstk13.mtx -mpcg_pc_spcg_jacobi -mpcg_pc_spcg_max_it 30 -mpcg_view
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|single-precision copy: pJDS, [0-9]+ stored entries for [0-9]+ nonzeros, [48]-byte values( \([^)]*\))? and 4-byte columns" | sed -E -e "s/[48]-byte values( \([^)]*\))?/4 or 8-byte values/" -e "s/pJDS, [0-9]+ stored entries for [0-9]+ nonzeros/pJDS, N stored entries for M nonzeros/"
    testset:
-      # a jagged operator with auto storage: a packed half copy of its own (on the GPU made from the CSR scattered back from
-      # its jagged copy there), not the type's single-precision copy, and double accuracy
-      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/1138_bus.mtx -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_view
+      # a jagged operator with auto storage (no size limit): a packed half copy of its own (on the GPU made from the CSR
+      # scattered back from its jagged copy there), not the type's single-precision copy, and double accuracy
+      args: -problem mtx -f ${PETSCJAGGED_DIR}/tests/matrices/1138_bus.mtx -op_type pjdscuda -mpcg_pc_spcg_jacobi -mpcg_view -mpcg_pc_spcg_half_min_nonzeros 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|chosen by auto storage\) and 16-bit column distances packed with them \([0-9]+ escapes\)"
       output_file: output/mpcgtest_view_pjds_auto_jagged.out
       test:

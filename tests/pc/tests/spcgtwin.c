@@ -253,13 +253,13 @@ int main(int argc, char **argv)
          nsize: 2
          args: -csr -twin_pc_spcg_jacobi
 
-   # auto storage (the default) on a jagged operator: a packed half copy of its own, made on the GPU from the CSR scattered back
+   # auto storage (the default; no size limit) on a jagged operator: a packed half copy of its own, made on the GPU from the CSR scattered back
    # from its jagged copy there (the diagonal blocks' on two processes), against the host twin's made from its host CSR
    test:
       suffix: gpu_auto_jagged
       requires: cuda_device !complex
       nsize: {{1 2}}
-      args: -twin_view -twin_pc_spcg_max_it 20 -use_gpu_aware_mpi 0
+      args: -twin_view -twin_pc_spcg_max_it 20 -twin_pc_spcg_half_min_nonzeros 0 -use_gpu_aware_mpi 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "GPU inner loop matches its host twin|chosen by auto storage\) and 16-bit column distances packed with them \([0-9]+ escapes\)" | LC_ALL=C sort -u
       output_file: output/spcgtwin_gpu_auto_jagged.out
 

@@ -11,9 +11,10 @@
 
 /*
   The single-precision copy of B (a MATSEQAIJ, or MATSEQAIJCUSPARSE with device), on the device or on
-  the host: DIA when format allows and it pays, else pJDS (auto, pjds; its values in storage: MatSingleJaggedCreate()), else CSR
+  the host: DIA when format allows and it pays, else pJDS (auto, pjds; its values in storage, auto's half only for at least halfmin
+  nonzeros: MatSingleJaggedCreate()), else CSR
 */
-PetscErrorCode MatSingleBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGStorage storage, MatSingleBlock *c)
+PetscErrorCode MatSingleBlockCreate(Mat B, PetscBool device, PCSPCGFormat format, PCSPCGStorage storage, PetscInt halfmin, MatSingleBlock *c)
 {
   const PetscInt *ai, *aj;
   PetscInt        m;
@@ -31,7 +32,7 @@ PetscErrorCode MatSingleBlockCreate(Mat B, PetscBool device, PCSPCGFormat format
   else if (format == PCSPCG_FORMAT_AUTO || format == PCSPCG_FORMAT_PJDS) {
     char line[512];
 
-    PetscCall(MatSingleJaggedCreate(B, m, ai, aj, device, storage, c));
+    PetscCall(MatSingleJaggedCreate(B, m, ai, aj, device, storage, halfmin, c));
     PetscCall((*c->ops->describe)(c, "single-precision", line, sizeof(line)));
     PetscCall(PetscInfo(B, "Single-precision copy: %s\n", line));
   } else PetscCall(MatSingleCSRCreate(B, m, ai, aj, device, c));
@@ -51,10 +52,10 @@ PetscErrorCode MatSingleBlockDestroy(MatSingleBlock *c)
   A block of a distributed matrix (m local rows): MatSingleBlockCreate()'s copy, or with no row (a coarse level of PCGAMG
   on fewer processes) an empty CSR block, nothing to copy, on the device as on the host
 */
-static PetscErrorCode MatSingleLocalBlock(Mat B, PetscInt m, PetscBool device, PCSPCGFormat format, PCSPCGStorage storage, MatSingleBlock *c)
+static PetscErrorCode MatSingleLocalBlock(Mat B, PetscInt m, PetscBool device, PCSPCGFormat format, PCSPCGStorage storage, PetscInt halfmin, MatSingleBlock *c)
 {
   PetscFunctionBegin;
-  if (m) PetscCall(MatSingleBlockCreate(B, device, format, storage, c));
+  if (m) PetscCall(MatSingleBlockCreate(B, device, format, storage, halfmin, c));
   else {
     PetscCall(PetscMemzero(c, sizeof(*c)));
     c->format = PCSPCG_FORMAT_CSR;
@@ -76,7 +77,7 @@ static PetscErrorCode MatSingleOffDiagonal(Mat M, Mat Ao, PetscBool device, Pets
   PetscCall(MatGetLocalSize(Ao, NULL, &dm->nghosts));
   if (device) PetscCallCUDA(cudaMalloc((void **)&dm->ghosts, sizeof(PetscJaggedScalarSingle) * PetscMax(dm->nghosts, 1)));
   else PetscCall(PetscMalloc1(PetscMax(dm->nghosts, 1), &dm->ghosts));
-  PetscCall(MatSingleLocalBlock(Ao, dm->m, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, &dm->o));
+  PetscCall(MatSingleLocalBlock(Ao, dm->m, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, 0, &dm->o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,9 +87,10 @@ static PetscErrorCode MatSingleOffDiagonal(Mat M, Mat Ao, PetscBool device, Pets
   in single precision, on the device or the host:
   M itself, or the diagonal and off-diagonal blocks of an MPI M with the ghost buffer its halo exchange (through
   exchange where device) fills. The diagonal block in format where it pays (MatSingleBlockCreate(); a pJDS one with
-  its values in storage); on the device a host matrix's blocks are copied up in CSR. Collective on M where MPI.
+  its values in storage, auto's half only for a block of at least halfmin nonzeros); on the device a host matrix's blocks are
+  copied up in CSR. Collective on M where MPI.
 */
-PetscErrorCode MatSingleCreate(Mat M, PetscBool device, PCSPCGFormat format, PCSPCGStorage storage, PetscJaggedExchange exchange, MatSingle *dm)
+PetscErrorCode MatSingleCreate(Mat M, PetscBool device, PCSPCGFormat format, PCSPCGStorage storage, PetscInt halfmin, PetscJaggedExchange exchange, MatSingle *dm)
 {
   Mat       Ad = M, Ao = NULL, twin = NULL;
   PetscBool mpi, cusparse, scattered = PETSC_FALSE;
@@ -105,7 +107,7 @@ PetscErrorCode MatSingleCreate(Mat M, PetscBool device, PCSPCGFormat format, PCS
   if (device && !scattered) PetscCall(MatSeqJaggedGetDeviceTwin(Ad, &twin)); /* or that of its AIJCUSPARSE twin */
   if (twin) Ad = twin;
   PetscCall(PetscObjectTypeCompare((PetscObject)Ad, MATSEQAIJCUSPARSE, &cusparse));
-  PetscCall(MatSingleLocalBlock(Ad, dm->m, device, device && !cusparse && !scattered ? PCSPCG_FORMAT_CSR : format, storage, &dm->d));
+  PetscCall(MatSingleLocalBlock(Ad, dm->m, device, device && !cusparse && !scattered ? PCSPCG_FORMAT_CSR : format, storage, halfmin, &dm->d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

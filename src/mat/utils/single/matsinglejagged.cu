@@ -45,6 +45,7 @@ struct _n_MatSingleJagged {
   PetscCount                 nescapes = 0;      /* packed: escape slots */
   PetscCount                 nsubnormal = 0, nzeroed = 0; /* half storage: nonzero entries of S stored subnormal, and stored as zero */
   PCSPCGStorage              storage = PCSPCG_STORAGE_SINGLE; /* as asked */
+  PetscInt                   halfmin = 0;                     /* auto storage: the fewest nonzeros stored in half precision */
   char                       why[160] = "";                   /* auto storage that stores single precision: why */
 };
 
@@ -310,6 +311,12 @@ static PetscErrorCode HalfRefused(const unsigned long long counts[], char why[],
 }
 #endif
 
+/* Whether auto storage keeps the pJDS copy c in single precision for its size: fewer than its halfmin nonzeros */
+static PetscBool MatSingleJaggedTooSmall(const MatSingleBlock *c)
+{
+  return (PetscBool)(c->jagged->storage == PCSPCG_STORAGE_AUTO && c->nnz < c->jagged->halfmin);
+}
+
 /* The single-precision values of the pJDS copy c (its format built) from B's values aa (device memory where c is on the device) */
 static PetscErrorCode MatSingleJaggedFillSingle(MatSingleBlock *c, const PetscScalar *aa)
 {
@@ -375,7 +382,8 @@ static PetscErrorCode MatSingleJaggedFill(MatSingleBlock *c, PetscInt m, const P
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if !defined(PETSC_USE_COMPLEX) /* complex scalars keep single storage: the PC's view says so */
-  if (jg->storage == PCSPCG_STORAGE_AUTO && jg->format.bs == 1 && !jg->amap) PetscCall(PetscStrncpy(jg->why, "no dense blocks in the copy, and rows too long to pack: a scalar product with 4-byte columns is no faster in half", sizeof(jg->why)));
+  if (MatSingleJaggedTooSmall(c)) PetscCall(PetscSNPrintf(jg->why, sizeof(jg->why), "%" PetscInt_FMT " nonzeros, fewer than the %" PetscInt_FMT " of -pc_spcg_half_min_nonzeros: a product this small is bound by its launches", c->nnz, jg->halfmin));
+  else if (jg->storage == PCSPCG_STORAGE_AUTO && jg->format.bs == 1 && !jg->amap) PetscCall(PetscStrncpy(jg->why, "no dense blocks in the copy, and rows too long to pack: a scalar product with 4-byte columns is no faster in half", sizeof(jg->why)));
   else {
     unsigned long long counts[kHalfCounts];
 
@@ -487,10 +495,11 @@ static PetscErrorCode MatSingleJaggedSingleAgain(MatSingleBlock *c, Mat B, Petsc
   The pJDS copy of the m x c->ncols block B (its host CSR ai, aj), its values in storage (half: those of the block scaled
   symmetrically by its diagonal; real scalars; auto: see MatSingleJaggedFill()), of blocks where they move fewer bytes: on the device
   from B's device CSR (B a MATSEQAIJCUSPARSE, or a sequential jagged matrix whose CSR is scattered back from its jagged copy on
-  the GPU for the build: MatSeqJaggedGetDeviceCSR()), or on the host. When auto refuses half after a build for it (blocked for
-  2-byte values, or packed), the format is built again for single precision's.
+  the GPU for the build: MatSeqJaggedGetDeviceCSR()), or on the host. Auto stores single precision in a block of fewer than halfmin
+  nonzeros (the reason kept for the view). When auto refuses half after a build for it (blocked for 2-byte values, or packed), the
+  format is built again for single precision's.
 */
-PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGStorage storage, MatSingleBlock *c)
+PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, const PetscInt *aj, PetscBool device, PCSPCGStorage storage, PetscInt halfmin, MatSingleBlock *c)
 {
   MatSingleJagged    jg;
   const PetscInt    *bi = ai, *bj = aj;
@@ -516,7 +525,8 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     } else PetscCall(DeviceCSR(B, &bi, &bj, &da));
     aa = da;
   } else PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-  if (storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX)) PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(PetscJaggedScalarSingle), PETSC_FALSE));
+  jg->halfmin = halfmin;
+  if (storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX) || MatSingleJaggedTooSmall(c)) PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(PetscJaggedScalarSingle), PETSC_FALSE));
   else PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(jagged::Half), PETSC_TRUE));
   PetscCall(MatSingleJaggedFill(c, m, bi, bj, aa, &rebuild));
   if (rebuild) PetscCall(MatSingleJaggedSingleAgain(c, B, m, bi, bj, aa));

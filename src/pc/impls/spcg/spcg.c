@@ -154,7 +154,7 @@ static PetscErrorCode PCSPCGSetUpCopies(PC pc)
   if (s->hasblocks) { /* the jagged operator's DIA copy */
   } else if (hasSingle && !(jagged && half)) s->A = P;
   else if (seqaij || mpiaij || jagged) { /* a jagged operator where half may be stored: the copy of its CSR */
-    PetscCall(MatSingleCreate(P, gpu, s->format, storage, s->exchange, &s->copy));
+    PetscCall(MatSingleCreate(P, gpu, s->format, storage, s->halfmin, s->exchange, &s->copy));
     s->hasblocks = PETSC_TRUE;
   } else {
     PetscCall(PCSPCGCopyOperator(P, (PetscBool)!gpu, &s->hostopts, &s->A));
@@ -361,6 +361,8 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   if (flg) PetscCall(PCSPCGSetFormat(pc, format));
   PetscCall(PetscOptionsEnum("-pc_spcg_storage", "Precision of the values of the pJDS single-precision copies (of the operator and the V-cycle's levels): single, half (scaled by the diagonal; real scalars), or auto (half where the copy keeps dense blocks or packs 16-bit column distances with the values, and it is safe)", "PCSPCGSetStorage", PCSPCGStorages, (PetscEnum)s->storage, (PetscEnum *)&storage, &flg));
   if (flg) PetscCall(PCSPCGSetStorage(pc, storage));
+  PetscCall(PetscOptionsBoundedInt("-pc_spcg_half_min_nonzeros", "Auto storage: the fewest nonzeros of a copy (a process's diagonal block, a V-cycle level's) that it stores in half precision", "PCSPCGSetHalfMinNonzeros", s->halfmin, &n, &flg, 0));
+  if (flg) PetscCall(PCSPCGSetHalfMinNonzeros(pc, n));
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
   if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
   exchange = s->exchange;
@@ -458,7 +460,10 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  operator's single-precision copy: %s%s\n", s->A ? (s->own ? "a private pJDS copy" : "the matrix's own single-precision product") : "not set up yet", s->A && !s->own && s->storage == PCSPCG_STORAGE_AUTO ? " (auto storage keeps it: complex scalars, or a CSR copy asked)" : ""));
   if (s->hasblocks && s->format != PCSPCG_FORMAT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  format chosen by -pc_spcg_format %s\n", PCSPCGFormats[s->format]));
   if (s->storage == PCSPCG_STORAGE_HALF) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage asked: half precision for the pJDS copies%s\n", PetscDefined(USE_COMPLEX) ? " (complex scalars: single precision kept)" : " (DIA and CSR copies, off-diagonal blocks: single precision)"));
-  else if (s->storage == PCSPCG_STORAGE_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: %s\n", PetscDefined(USE_COMPLEX) ? "single precision (complex scalars)" : "half precision for the pJDS copies with dense blocks or packed whose scaled entries are safe, else single"));
+  else if (s->storage == PCSPCG_STORAGE_AUTO) {
+    if (PetscDefined(USE_COMPLEX)) PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: single precision (complex scalars)\n"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  storage auto: half precision for the pJDS copies with dense blocks or packed whose scaled entries are safe, else single (and for copies of fewer than %" PetscInt_FMT " nonzeros)\n", s->halfmin));
+  }
   if (s->fellback) PetscCall(PetscViewerASCIIPrintf(viewer, "  auto storage fell back to single precision during a solve: %s\n", s->fallwhy));
   if (s->inner) {
     PCType type;
@@ -581,6 +586,24 @@ static PetscErrorCode PCSPCGGetStorage_SPCG(PC pc, PCSPCGStorage *storage)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCSPCGSetHalfMinNonzeros_SPCG(PC pc, PetscInt n)
+{
+  PC_SPCG *s = (PC_SPCG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The fewest nonzeros of a half copy must be nonnegative: %" PetscInt_FMT, n);
+  if (n != s->halfmin) pc->setupcalled = PETSC_FALSE; /* the copies are made at set-up */
+  s->halfmin = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSPCGGetHalfMinNonzeros_SPCG(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = ((PC_SPCG *)pc->data)->halfmin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSPCGSetUseCUDAGraph_SPCG(PC pc, PetscBool flg)
 {
   PC_SPCG *s = (PC_SPCG *)pc->data;
@@ -670,6 +693,8 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetStorage_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetStorage_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetHalfMinNonzeros_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetHalfMinNonzeros_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", NULL));
@@ -695,6 +720,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_jacobi                     - Jacobi preconditioning inside the inner CG, see `PCSPCGSetJacobi()`
 .  -pc_spcg_format <auto,csr,dia,pjds> - format of the single-precision copy of an AIJ operator (of its diagonal block), see `PCSPCGSetFormat()`
 .  -pc_spcg_storage <auto,single,half>  - precision of the values of the pJDS copies (operator, V-cycle levels), see `PCSPCGSetStorage()`
+.  -pc_spcg_half_min_nonzeros <2000000> - auto storage: the fewest nonzeros of a copy it stores in half precision, see `PCSPCGSetHalfMinNonzeros()`
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
 .  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 .  -pc_spcg_mg <true>                  - an inner `PCMG` (`PCGAMG`) runs as a V-cycle in single precision where supported, see `PCSPCGSetMG()`
@@ -755,7 +781,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 -  * - Y. Notay, Flexible conjugate gradients, SIAM J. Sci. Comput. 22(4), 1444-1460, 2000
 
 .seealso: `KSPMPCG`, `MatJaggedSetSinglePrecision()`, `MatJaggedMultSingle()`, `PCSPCGGetInnerIterations()`, `PCSPCGSetInnerPC()`,
-          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetStorage()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGSetExchange()`, `PCSPCGSetMG()`, `PCSPCGFormat`
+          `PCSPCGSetMaxIterations()`, `PCSPCGSetTolerance()`, `PCSPCGSetJacobi()`, `PCSPCGSetFormat()`, `PCSPCGSetStorage()`, `PCSPCGSetHalfMinNonzeros()`, `PCSPCGSetUseCUDAGraph()`, `PCSPCGSetExchange()`, `PCSPCGSetMG()`, `PCSPCGFormat`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
 {
@@ -769,6 +795,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   s->usemg                 = PETSC_TRUE;
   s->mgdensemax            = PCSPCG_MG_DENSE_MAX;
   s->storage               = PCSPCG_STORAGE_AUTO;
+  s->halfmin               = PCSPCG_HALF_MIN_NONZEROS;
   pc->data                 = s;
   pc->ops->setup           = PCSetUp_SPCG;
   pc->ops->apply           = PCApply_SPCG;
@@ -788,6 +815,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_SPCG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetFormat_C", PCSPCGGetFormat_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetStorage_C", PCSPCGSetStorage_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetStorage_C", PCSPCGGetStorage_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetHalfMinNonzeros_C", PCSPCGSetHalfMinNonzeros_SPCG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetHalfMinNonzeros_C", PCSPCGGetHalfMinNonzeros_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetUseCUDAGraph_C", PCSPCGSetUseCUDAGraph_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGGetUseCUDAGraph_C", PCSPCGGetUseCUDAGraph_SPCG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSPCGSetExchange_C", PCSPCGSetExchange_SPCG));
@@ -1113,7 +1142,8 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
   precision (the view says so).
 
   Auto storage stores half where it moves fewer bytes at the same speed and is safe, single precision elsewhere, copy by copy
-  (the operator's, each level's of the V-cycle, each process's diagonal block): half for a pJDS copy kept in dense blocks
+  (the operator's, each level's of the V-cycle, each process's diagonal block): half for a pJDS copy of at least 2 M nonzeros
+  (`PCSPCGSetHalfMinNonzeros()`: a smaller product is bound by its kernel launches, not its bytes) kept in dense blocks
   (an operator of block size 2 or more, such as elasticity's) or packed (a scalar copy without long rows: a scalar pJDS
   product with 4-byte columns is bounded by its gathers of x, not its values, and is no faster in half unpacked; a jagged
   operator's copy is made as with half, and where auto stores it single it is that copy, not the type's own), where every diagonal entry is positive, every entry of D^{-1/2} A D^{-1/2} is at
@@ -1131,7 +1161,7 @@ PetscErrorCode PCSPCGGetFormat(PC pc, PCSPCGFormat *format)
 
   A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
 
-.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGStorage`, `PCSPCGGetStorage()`, `PCSPCGSetFormat()`
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGStorage`, `PCSPCGGetStorage()`, `PCSPCGSetHalfMinNonzeros()`, `PCSPCGSetFormat()`
 @*/
 PetscErrorCode PCSPCGSetStorage(PC pc, PCSPCGStorage storage)
 {
@@ -1163,6 +1193,63 @@ PetscErrorCode PCSPCGGetStorage(PC pc, PCSPCGStorage *storage)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscAssertPointer(storage, 2);
   PetscUseMethod(pc, "PCSPCGGetStorage_C", (PC, PCSPCGStorage *), (pc, storage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGSetHalfMinNonzeros - Sets the fewest nonzeros of a pJDS copy (the operator's diagonal block on a process, a level's of the
+  V-cycle image) that auto storage (`PCSPCGSetStorage()`) stores in half precision
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the `PCSPCG` preconditioner
+- n  - the fewest nonzeros (default 2000000); 0: no such limit
+
+  Options Database Key:
+. -pc_spcg_half_min_nonzeros <n> - the fewest nonzeros
+
+  Level: advanced
+
+  Notes:
+  A product by a copy of fewer nonzeros is bound by the launch of its kernels, not by the bytes it reads: half storage saves
+  2 bytes a nonzero but adds a scaling pass around each product, so auto stores such a copy in single precision (the view
+  gives the count as the reason). Half forced (`PCSPCG_STORAGE_HALF`) ignores this limit.
+
+  A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGGetHalfMinNonzeros()`, `PCSPCGSetStorage()`, `PCSPCGStorage`
+@*/
+PetscErrorCode PCSPCGSetHalfMinNonzeros(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, n, 2);
+  PetscTryMethod(pc, "PCSPCGSetHalfMinNonzeros_C", (PC, PetscInt), (pc, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCSPCGGetHalfMinNonzeros - Gets the fewest nonzeros of a pJDS copy that auto storage stores in half precision
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSPCG` preconditioner
+
+  Output Parameter:
+. n - the fewest nonzeros
+
+  Level: advanced
+
+.seealso: [](ch_ksp), `PCSPCG`, `PCSPCGSetHalfMinNonzeros()`, `PCSPCGSetStorage()`
+@*/
+PetscErrorCode PCSPCGGetHalfMinNonzeros(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(n, 2);
+  PetscUseMethod(pc, "PCSPCGGetHalfMinNonzeros_C", (PC, PetscInt *), (pc, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -474,7 +474,7 @@ static PetscErrorCode PCSPCGMGRestriction(PCSPCGMGLevel *lv, Mat R, PetscBool de
     }
   }
   PetscCall(PCSPCGMGIsAIJ(lv->R, &aij));
-  if (aij) PetscCall(MatSingleCreate(lv->R, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, exchange, &lv->restr));
+  if (aij) PetscCall(MatSingleCreate(lv->R, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, 0, exchange, &lv->restr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -653,7 +653,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
       *why = "an interpolation is not an AIJ matrix";
       break;
     }
-    PetscCall(MatSingleCreate(lv->P, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, s->exchange, &lv->interp));
+    PetscCall(MatSingleCreate(lv->P, device, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, 0, s->exchange, &lv->interp));
     lv->transposed = Rt; /* MatRestrict() by R^T = P: the restriction made explicit */
     PetscCall(PCSPCGMGRestriction(lv, R, device, s->exchange));
     if (!lv->restr.d.ops) {
@@ -676,7 +676,7 @@ static PetscErrorCode PCSPCGMGCreate(PC pc, PC mgpc, PetscBool device, PCSPCGMG 
     PetscCall(PCSPCGMGShareOperator(pc, lv, &shared));
     if (!shared) {
       PetscCall(PetscLogEventBegin(PC_SPCG_MGOperators, 0, 0, 0, 0));
-      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, storage, s->exchange, &lv->op));
+      PetscCall(MatSingleCreate(lv->A, device, PCSPCG_FORMAT_AUTO, storage, s->halfmin, s->exchange, &lv->op));
       PetscCall(PetscLogEventEnd(PC_SPCG_MGOperators, 0, 0, 0, 0));
       lv->opp = &lv->op;
     }
@@ -734,7 +734,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
     if (shared) PetscCall(MatSingleDestroy(&lv->op));
     else {
       if (lv->op.d.ops && now.Astate != lv->Astate && mg->device) PetscCall(MatSingleDestroy(&lv->op)); /* refreshhost is the host's */
-      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, storage, s->exchange, &lv->op));
+      if (!lv->op.d.ops) PetscCall(MatSingleCreate(lv->A, mg->device, PCSPCG_FORMAT_AUTO, storage, s->halfmin, s->exchange, &lv->op));
       else if (now.Astate != lv->Astate) PetscCall(MatSingleRefreshHost(&lv->op, lv->A));
       lv->opp = &lv->op;
     }
@@ -743,7 +743,7 @@ static PetscErrorCode PCSPCGMGRefresh(PC pc, PC mgpc, PCSPCGMG mg, PetscBool *sa
       if (Pt) PetscCall(MatTranspose(P, MAT_REUSE_MATRIX, &lv->P));
       if (mg->device) {
         PetscCall(MatSingleDestroy(&lv->interp));
-        PetscCall(MatSingleCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, s->exchange, &lv->interp));
+        PetscCall(MatSingleCreate(lv->P, PETSC_TRUE, PCSPCG_FORMAT_CSR, PCSPCG_STORAGE_SINGLE, 0, s->exchange, &lv->interp));
       } else PetscCall(MatSingleRefreshHost(&lv->interp, lv->P));
     }
     if (now.Rstate != lv->Rstate) {
