@@ -512,6 +512,7 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
   jg = new (std::nothrow) _n_MatSingleJagged;
   PetscCheck(jg, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of memory for the pJDS copy of the operator");
   jg->storage = storage;
+  jg->halfmin = halfmin;
   c->format   = PCSPCG_FORMAT_PJDS;
   c->ops      = &MatSingleBlockOpsPJDS;
   c->jagged   = jg;
@@ -525,7 +526,6 @@ PetscErrorCode MatSingleJaggedCreate(Mat B, PetscInt m, const PetscInt *ai, cons
     } else PetscCall(DeviceCSR(B, &bi, &bj, &da));
     aa = da;
   } else PetscCall(MatSeqAIJGetArrayRead(B, &aa));
-  jg->halfmin = halfmin;
   if (storage == PCSPCG_STORAGE_SINGLE || PetscDefined(USE_COMPLEX) || MatSingleJaggedTooSmall(c)) PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(PetscJaggedScalarSingle), PETSC_FALSE));
   else PetscCall(MatSingleJaggedBuild(c, B, m, bi, bj, sizeof(jagged::Half), PETSC_TRUE));
   PetscCall(MatSingleJaggedFill(c, m, bi, bj, aa, &rebuild));
