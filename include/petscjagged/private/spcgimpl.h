@@ -76,8 +76,8 @@ static PETSC_HOSTDEVICE_INLINE_DECL int PCSPCGContinueDirection(PCSPCGPair rz, P
 */
 #define PCSPCG_MG_DENSE_MAX 2000 /* largest coarse problem inverted densely by default (-pc_spcg_mg_dense_max) */
 /* auto storage's default for the fewest nonzeros of a half copy (-pc_spcg_half_min_nonzeros): a product of fewer is bound by its
-   launches, not its bytes, and half storage adds a scaling pass around it (1138_bus, 4,054 nonzeros: 13-20 % slower than single, RESULTS);
-   the 4 bytes a nonzero it saves take about as long to move on an H200 as a kernel launch in a CUDA graph at 2 M nonzeros */
+   launches, not its bytes, and half storage adds a scaling pass around it; about where the 4 bytes a nonzero packed half saves take
+   as long to move as a kernel launch in a CUDA graph (the estimate and the small matrix measured slower: bench/RESULTS.md, session 43) */
 #define PCSPCG_HALF_MIN_NONZEROS 2000000
 
 typedef enum {

@@ -363,7 +363,7 @@ PetscErrorCode MatSeqJaggedHasDeviceCSR(Mat A, PetscBool *has)
   MatSeqJaggedGetDeviceCSR - A's CSR in new device arrays, from its current jagged copy on the GPU (MatSeqJaggedHasDeviceCSR()):
   the column indices and values scattered back into CSR order there (ScatterColumns(), ScatterValues()), the row starts copied
   from the host, the only bytes that cross (no twin made, nothing else uploaded); on PETSc's stream, freed by
-  MatSeqJaggedRestoreDeviceCSR()
+  MatSeqJaggedRestoreDeviceCSR(); logged as MatJaggedRefresh (values and columns moved from the jagged order back to CSR's)
 */
 PetscErrorCode MatSeqJaggedGetDeviceCSR(Mat A, PetscInt **di, PetscInt **dj, PetscScalar **da)
 {
@@ -377,14 +377,18 @@ PetscErrorCode MatSeqJaggedGetDeviceCSR(Mat A, PetscInt **di, PetscInt **dj, Pet
   static_assert(sizeof(PetscInt) == sizeof(int), "the jagged core's column indices are int");
   PetscCall(MatSeqJaggedDeviceCurrent(A, &current));
   PetscCheck(current, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The jagged copy of the matrix on the GPU is not current");
+  PetscCall(PetscLogEventBegin(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaMallocAsync((void **)di, sizeof(PetscInt) * (m + 1), stream));
   PetscCallCUDA(cudaMallocAsync((void **)dj, sizeof(PetscInt) * PetscMax(h->nz, 1), stream));
   PetscCallCUDA(cudaMallocAsync((void **)da, sizeof(PetscScalar) * PetscMax(h->nz, 1), stream));
   PetscCallCUDA(cudaMemcpyAsync(*di, h->i, sizeof(PetscInt) * (m + 1), cudaMemcpyHostToDevice, stream));
   PetscCall(PetscLogCpuToGpu(sizeof(PetscInt) * (m + 1)));
+  PetscCall(PetscLogGpuTimeBegin());
   PetscCallCUDA(jagged::gpu::ScatterColumns(*j->dformat, *dj, stream));
   PetscCallCUDA(jagged::gpu::ScatterValues(*j->dformat, HostScalar((const PetscScalar *)j->vals), HostScalar(*da), stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogEventEnd(MAT_JAGGED_Refresh, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
