@@ -92,20 +92,22 @@ PETSC_EXTERN const char *const MatJaggedBlocksTypes[];
    PetscJaggedExchange - How the halo exchanges and reductions of petsc-jagged's GPU objects travel between processes
 
    Values:
-+  `PETSC_JAGGED_EXCHANGE_AUTO` - the default: CUDA IPC where the processes share a host, else MPI; the inner sums of `PCSPCG` through MPI
++  `PETSC_JAGGED_EXCHANGE_AUTO` - the default: CUDA IPC where the processes share a host, else MPI; the inner sums of `PCSPCG` through CUDA IPC
+                                  where each process also has a GPU of its own, else through MPI
 .  `PETSC_JAGGED_EXCHANGE_MPI`  - through MPI: where MPI is GPU-aware (PETSc's `-use_gpu_aware_mpi 1`, its default), the device buffers
                                   go to MPI as they are; with `-use_gpu_aware_mpi 0` they are staged through pinned host memory. A host synchronization each
 .  `PETSC_JAGGED_EXCHANGE_NCCL` - from GPU to GPU through NCCL, enqueued on the stream of the kernels, without a host synchronization
 -  `PETSC_JAGGED_EXCHANGE_IPC`  - between the processes of one host through CUDA IPC: each process maps the receive buffers of the processes
                                   it sends to once, and pushes its messages into them with peer copies (a copy engine, no kernel) on the
                                   stream of the kernels; interprocess events order the GPUs and a zero-byte MPI message per neighbour tells
-                                  that an event was recorded, so the host never waits for a GPU
+                                  that an event was recorded, so the host never waits for a GPU. `PCSPCG`'s inner sums: a one-thread kernel
+                                  stores this process's values and a sequence number into every other's memory and waits for theirs
 
    Level: intermediate
 
    Notes:
-   Reductions whose result the host needs (`KSPCAGMRES`'s Gram matrices, `PCSPCG`'s inner sums through MPI) go
-   through host memory on every path but NCCL.
+   Reductions whose result the host needs (`KSPCAGMRES`'s Gram matrices) go through host memory on every path but NCCL;
+   `PCSPCG`'s inner sums stay on the GPUs through NCCL or CUDA IPC.
 
    NCCL runs where every process has a GPU of its own and finds `libnccl.so.2` (on the loader's path, else
    the copy petsc-jagged was built against); CUDA IPC where the processes share a host and can map each other's

@@ -17,6 +17,7 @@ typedef struct _n_JaggedHaloIPC *JaggedHaloIPC;
 PETSC_INTERN PetscErrorCode JaggedHaloIPCOneHost(MPI_Comm, PetscBool *);
 PETSC_INTERN PetscErrorCode JaggedHaloIPCCreate(MPI_Comm, size_t, PetscMPIInt, const PetscMPIInt[], const PetscInt[], PetscMPIInt, const PetscMPIInt[], const PetscInt[], JaggedHaloIPC *, const char **);
 PETSC_INTERN PetscErrorCode JaggedHaloIPCGetBuffer(JaggedHaloIPC, char **);
+PETSC_INTERN PetscErrorCode JaggedHaloIPCGetDestination(JaggedHaloIPC, PetscMPIInt, char **);
 PETSC_INTERN PetscErrorCode JaggedHaloIPCPush(JaggedHaloIPC, const char *, cudaEvent_t, cudaStream_t, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloIPCDrained(JaggedHaloIPC, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloIPCDestroy(JaggedHaloIPC *, cudaStream_t);

@@ -837,5 +837,13 @@ int main(int argc, char **argv)
       requires: cuda_device
       args: -problem poisson2d -n 40 -op_type pjdscuda -mpcg_view -use_gpu_aware_mpi 0
       filter: ${PETSCJAGGED_DIR}/tests/harness/keep "inner iterations run on the GPU, replayed as a CUDA graph|inner iterations [1-9][0-9]* \([0-9.]+ each\)" | sed -E "s/inner iterations [0-9]+ \([0-9.]+ each\)/inner iterations N (x each)/"
+   test:
+      # two processes: the inner sums on the GPUs through CUDA IPC by default where each has a GPU of its own, else (two
+      # processes on one GPU) through MPI, saying why; double accuracy either way
+      suffix: gpu_view_sums_np2
+      requires: cuda_device
+      nsize: 2
+      args: -problem poisson3d -n 30 -op_type pjdscuda -mpcg_view -use_gpu_aware_mpi 0
+      filter: ${PETSCJAGGED_DIR}/tests/harness/keep "double accuracy reached|inner sums: through (CUDA IPC, GPU to GPU \(stores into the others. memory\), the host one iteration behind \(auto: the processes share a host, a GPU each\)|MPI and the host \(auto: not CUDA IPC: two processes share a GPU\))" | sed -E "s/inner sums: .+$/inner sums: through CUDA IPC (a GPU each) or MPI (a GPU shared)/"
 
 TEST*/

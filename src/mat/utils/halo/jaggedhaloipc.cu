@@ -266,6 +266,17 @@ PetscErrorCode JaggedHaloIPCGetBuffer(JaggedHaloIPC x, char **buf)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* JaggedHaloIPCGetDestination - where this process's message to the out-process rank goes in that process's receive buffer (mapped here) */
+PetscErrorCode JaggedHaloIPCGetDestination(JaggedHaloIPC x, PetscMPIInt rank, char **dst)
+{
+  PetscFunctionBegin;
+  *dst = NULL;
+  for (PetscMPIInt j = 0; j < x->nout; j++)
+    if (x->outrank[j] == rank) *dst = x->outdst[j];
+  PetscCheck(*dst, x->comm, PETSC_ERR_ARG_OUTOFRANGE, "Process %d is not one this process sends to through CUDA IPC", (int)rank);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   JaggedHaloIPCPush - the messages of src (device) pushed into the other processes' buffers on the stream copy, after
   the event ready (the packing), each once its receiver has read its last ones; then stream waits for these pushes (src

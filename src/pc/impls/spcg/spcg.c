@@ -366,7 +366,7 @@ static PetscErrorCode PCSetFromOptions_SPCG(PC pc, PetscOptionItems PetscOptions
   PetscCall(PetscOptionsBool("-pc_spcg_cuda_graph", "On one process, replay the GPU inner iterations as a CUDA graph", "PCSPCGSetUseCUDAGraph", s->graph, &b, &flg));
   if (flg) PetscCall(PCSPCGSetUseCUDAGraph(pc, b));
   exchange = s->exchange;
-  PetscCall(PetscOptionsEnum("-pc_spcg_exchange", "Several processes on GPUs: path of the inner halo exchanges and sums: auto (halos through CUDA IPC on one host, sums through MPI), mpi, nccl (both GPU to GPU) or ipc (halos)", "PCSPCGSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
+  PetscCall(PetscOptionsEnum("-pc_spcg_exchange", "Several processes on GPUs: path of the inner halo exchanges and sums: auto (both through CUDA IPC on one host where each process has a GPU), mpi, nccl (both GPU to GPU) or ipc", "PCSPCGSetExchange", PetscJaggedExchanges, (PetscEnum)exchange, (PetscEnum *)&exchange, &flg));
   if (flg) PetscCall(PCSPCGSetExchange(pc, exchange));
   PetscCall(PetscOptionsBool("-pc_spcg_mg", "Run an inner PCMG (PCGAMG) as a V-cycle in single precision where its smoothers allow", "PCSPCGSetMG", s->usemg, &b, &flg));
   if (flg) PetscCall(PCSPCGSetMG(pc, b));
@@ -439,7 +439,7 @@ static PetscErrorCode PCView_SPCG(PC pc, PetscViewer viewer)
     const char         *why;
 
     PetscCall(PCSPCGDeviceGetExchange(pc, &sums, &why));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums: %s%s%s%s\n", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : "through MPI and the host", why ? " (" : "", why ? why : "", why ? ")" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  inner sums: %s%s%s%s\n", sums == PETSC_JAGGED_EXCHANGE_NCCL ? "through NCCL, GPU to GPU, the host one iteration behind" : (sums == PETSC_JAGGED_EXCHANGE_IPC ? "through CUDA IPC, GPU to GPU (stores into the others' memory), the host one iteration behind" : "through MPI and the host"), why ? " (" : "", why ? why : "", why ? ")" : ""));
     if (s->copy.halo) {
       const char *how;
 
@@ -764,10 +764,11 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
    a GPU matrix type) the inner vectors are single-precision device arrays and every scalar of the
    recurrence (dot products, alpha, beta, the stop flags) stays in device memory: no inner iteration
    waits for the host. On one process the inner iterations are captured once into a CUDA graph and
-   replayed at every application. On more, each inner dot product is summed through the host for its
-   `MPI_Allreduce()`; with `-pc_spcg_exchange nccl` the inner dot products are summed and the halos
-   exchanged from GPU to GPU through NCCL, on the stream of the kernels, and the host, one iteration
-   behind the GPU, only reads the stop flag (see `PetscJaggedExchange`). With host vectors the same loop runs on the host (the reference of the GPU loop).
+   replayed at every application. On more, where the processes share a host and each has a GPU of its own,
+   the inner dot products are summed and the halos exchanged from GPU to GPU through CUDA IPC (by default;
+   through NCCL with `-pc_spcg_exchange nccl`), on the stream of the kernels, and the host, one iteration
+   behind the GPU, only reads the stop flag; elsewhere, or with `-pc_spcg_exchange mpi`, each inner dot product
+   is summed through the host for its `MPI_Allreduce()` (see `PetscJaggedExchange`). With host vectors the same loop runs on the host (the reference of the GPU loop).
    The per-application statistics of the device loop are read from the device only when asked for
    (`PCView()`, `PCSPCGGetInnerIterations()`, `-ksp_monitor_mpcg`).
 
@@ -1318,7 +1319,7 @@ PetscErrorCode PCSPCGGetUseCUDAGraph(PC pc, PetscBool *flg)
 
   Input Parameters:
 + pc       - the `PCSPCG` preconditioner
-- exchange - `PETSC_JAGGED_EXCHANGE_AUTO` (default: halos through CUDA IPC where the processes share a host, sums through MPI), `PETSC_JAGGED_EXCHANGE_MPI`: through the host, `PETSC_JAGGED_EXCHANGE_NCCL`: halos and sums from GPU to GPU on the stream of the inner kernels, or `PETSC_JAGGED_EXCHANGE_IPC`: halos through CUDA IPC, sums through MPI
+- exchange - `PETSC_JAGGED_EXCHANGE_AUTO` (default: halos through CUDA IPC where the processes share a host, sums too where each process also has a GPU of its own, else through MPI), `PETSC_JAGGED_EXCHANGE_MPI`: through the host, `PETSC_JAGGED_EXCHANGE_NCCL`: halos and sums from GPU to GPU through NCCL on the stream of the inner kernels, or `PETSC_JAGGED_EXCHANGE_IPC`: as auto
 
   Options Database Key:
 . -pc_spcg_exchange <auto,mpi,nccl,ipc> - the path
@@ -1326,9 +1327,13 @@ PetscErrorCode PCSPCGGetUseCUDAGraph(PC pc, PetscBool *flg)
   Level: advanced
 
   Notes:
-  Through NCCL no inner iteration waits for the host: the host follows one iteration behind the GPU and
-  reads only the stop flag; asking for NCCL starts making its communicator in the background (it takes seconds:
-  the default sums through MPI). An inner preconditioner applied in double precision makes the host follow every
+  With the sums on the GPU (through CUDA IPC or NCCL) no inner iteration waits for the host: the host follows one
+  iteration behind the GPU and reads only the stop flag. Through CUDA IPC a sum is a kernel of one thread that stores
+  this process's values and a sequence number into every other process's memory and waits for theirs; it runs where
+  the processes share a host, each has a GPU of its own (two processes on one GPU would wait for each other's time
+  slices) and each GPU can store into the others' memory; a process whose values do not come within a minute makes the
+  wait end in an error. Asking for NCCL starts making its communicator in the background (a fraction of a second on
+  two H200s). An inner preconditioner applied in double precision makes the host follow every
   iteration: its sums then go through MPI. Where the path asked for cannot run (see `PetscJaggedExchange`) the MPI path runs; `PCView()`
   names the path taken and why. A `MATMPIJDSCUDA` or `MATMPIPJDSCUDA` operator exchanges its halos by its
   own setting, `MatJaggedSetExchange()`. A change after `PCSetUp()` sets the preconditioner up again at the next `PCSetUp()`.

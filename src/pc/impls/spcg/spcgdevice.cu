@@ -3,14 +3,15 @@
    single-precision copy, and every scalar of the recurrence (dot products, alpha, beta, the stop
    flags) kept in device memory, so no inner iteration waits for the host. On one process the
    iterations are captured once into a CUDA graph and replayed at each application. On more, the dot
-   products are summed through NCCL on the stream, and the host, one iteration behind the GPU, only
-   looks at the stop flag to end the loop; or, through MPI, each dot product crosses the host for its
-   MPI_Allreduce. An inner PCMG with a single-precision image runs as its V-cycle on the stream
+   products are summed on the stream, GPU to GPU (through CUDA IPC between the processes of one host with
+   a GPU each, or through NCCL), and the host, one iteration behind the GPU, only looks at the stop flag to
+   end the loop; or, through MPI, each dot product crosses the host for its MPI_Allreduce. An inner PCMG with a single-precision image runs as its V-cycle on the stream
    (spcgmgdevice.cu), inside the graph. The host loop in spcghost.c is the reference twin.
 */
 #include <cstddef>
 #include <petscjagged/private/spcgimpl.h>
 #include <petscjagged/private/jaggednccl.h>
+#include <petscjagged/private/jaggedipcsum.h>
 #include <petscdevice_cuda.h>
 #include <petscjagged/private/seqjagged.h>
 #include <petscjagged/private/matsinglekernels.cuh>
@@ -244,9 +245,12 @@ struct _n_PCSPCGDevice {
   Status         *status;
   Step           *hstep; /* pinned host copy of one step, for the MPI_Allreduce */
   bool            sync;  /* the host follows the iterations (several processes through MPI, or an inner PC in double) */
-  JaggedNCCL      nccl;  /* several processes: the sums go through NCCL on the stream, else through MPI */
-  const char     *why;   /* why not through NCCL, when asked for */
-  int            *hstop;   /* through NCCL without sync: pinned copies of the stop flag of the last two iterations ... */
+  JaggedNCCL      nccl;  /* several processes: the sums go through NCCL on the stream, ... */
+  JaggedIPCSum    ipc;   /* ... or through CUDA IPC on the stream, else through MPI */
+  bool            gpusums; /* the sums go GPU to GPU (nccl or ipc) */
+  const char     *why;   /* why they go the way they go */
+  char            whynot[128]; /* why not through CUDA IPC */
+  int            *hstop;   /* sums on the GPU (no sync): pinned copies of the stop flag of the last two iterations ... */
   cudaEvent_t     polled[2]; /* ... and the events of their copies */
   bool            cont;  /* the captured graph continues the direction */
   double          tol2;  /* of the current application (the host's copy, for the loop it follows) */
@@ -261,8 +265,8 @@ struct _n_PCSPCGDevice {
 
 
 /*
-  Sums a part of steps[k] over the processes: through NCCL on the stream, or through the host (the device's
-  MPI need not be CUDA-aware), which then also gets the sums in hstep
+  Sums a part of steps[k] over the processes: on the stream through NCCL or CUDA IPC, or through the host (the
+  device's MPI need not be CUDA-aware), which then also gets the sums in hstep
 */
 static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, size_t offset, PetscMPIInt count, cudaStream_t stream)
 {
@@ -271,6 +275,10 @@ static PetscErrorCode PCSPCGDeviceAllreduce(PC pc, PCSPCGDevice d, PetscInt k, s
   PetscFunctionBegin;
   if (d->nccl) { /* the host does not follow the iterations */
     PetscCall(JaggedNCCLAllreduceSum(d->nccl, dst, count, PETSC_SCALAR, stream));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (d->ipc) {
+    PetscCall(JaggedIPCSumAllreduce(d->ipc, reinterpret_cast<double *>(dst), (int)(count * sizeof(D) / sizeof(double)), &d->status->stopped, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallCUDA(cudaMemcpyAsync(h, dst, sizeof(D) * count, cudaMemcpyDeviceToHost, stream));
@@ -317,8 +325,9 @@ static PetscErrorCode PCSPCGDeviceVCycle(PC pc, PetscInt k, cudaStream_t stream)
 }
 
 /*
-  Through NCCL without sync: whether iteration k - 1 stopped, once the GPU has finished it (iteration k is
-  queued behind it, so the GPU does not wait for the host). All processes see the same flag.
+  Sums on the GPU (no sync): whether iteration k - 1 stopped, once the GPU has finished it (iteration k is
+  queued behind it, so the GPU does not wait for the host). All processes see the same flag, but for a sum
+  through CUDA IPC that waited in vain for another process's values (an error here, not a hang).
 */
 static PetscErrorCode PCSPCGDevicePoll(PCSPCGDevice d, PetscInt k, cudaStream_t stream, bool *stop)
 {
@@ -328,6 +337,7 @@ static PetscErrorCode PCSPCGDevicePoll(PCSPCGDevice d, PetscInt k, cudaStream_t 
   *stop = false;
   if (k > 0) {
     PetscCallCUDA(cudaEventSynchronize(d->polled[(k - 1) % 2]));
+    PetscCheck(d->hstop[(k - 1) % 2] != JAGGED_IPC_SUM_LOST, PETSC_COMM_SELF, PETSC_ERR_LIB, "An inner sum through CUDA IPC waited in vain for another process's values: that process stopped or fell too far behind");
     *stop = d->hstop[(k - 1) % 2] != 0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -344,7 +354,7 @@ static PetscErrorCode PCSPCGDeviceIteration(PC pc, PetscInt k, cudaStream_t stre
   const int    n = (int)d->n;
   const double tol2 = d->tol2;
   const S     *dinv = s->diag ? d->dinv : nullptr;
-  const bool   sync = d->sync, other = s->other != NULL, vcycle = s->mg != NULL, reduce = d->sync || d->nccl;
+  const bool   sync = d->sync, other = s->other != NULL, vcycle = s->mg != NULL, reduce = d->sync || d->gpusums;
   const size_t sums = offsetof(Step, rz);
 
   PetscFunctionBegin;
@@ -446,7 +456,7 @@ static PetscErrorCode PCSPCGDeviceIterations(PC pc, cudaStream_t stream, bool ca
   PC_SPCG     *s = (PC_SPCG *)pc->data;
   PCSPCGDevice d = s->dev;
   const int    n = (int)d->n;
-  const bool   reduce = d->sync || d->nccl;
+  const bool   reduce = d->sync || d->gpusums;
   const size_t sums = offsetof(Step, rz);
 
   PetscFunctionBegin;
@@ -484,6 +494,12 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
   if (d->seq) PetscCall(MatSeqJaggedSingleReady(d->seq, &generation));
   else generation = 0; /* the CSR copy lives as long as this device loop */
   if (d->exec && generation == d->generation && d->cont == (bool)((PC_SPCG *)pc->data)->cont) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->ipc) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(JaggedIPCSumDestroy(&d->ipc, stream));
+  }
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   d->exec = nullptr;
   if (!d->capture) PetscCallCUDA(cudaStreamCreateWithFlags(&d->capture, cudaStreamNonBlocking));
@@ -509,6 +525,12 @@ PetscErrorCode PCSPCGDeviceDestroy(PCSPCGDevice *dev)
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->ipc) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(JaggedIPCSumDestroy(&d->ipc, stream));
+  }
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   if (d->capture) PetscCallCUDA(cudaStreamDestroy(d->capture));
   if (d->body) PetscCallCUDA(cudaStreamDestroy(d->body));
@@ -570,11 +592,21 @@ PetscErrorCode PCSPCGDeviceCreate(PC pc, Vec dinv, PCSPCGDevice *dev)
   if (d->size > 1) { /* an inner PC in double makes the host follow every iteration: the sums go through MPI then */
     if (s->other) d->why = "the host follows the iterations of an inner PC in double precision";
     else if (s->exchange == PETSC_JAGGED_EXCHANGE_NCCL) PetscCall(JaggedNCCLGet(PetscObjectComm((PetscObject)pc), &d->nccl, &d->why));
-    else if (s->exchange == PETSC_JAGGED_EXCHANGE_AUTO) d->why = "auto: through NCCL only where asked for, whose communicator takes seconds to make";
-    else d->why = s->exchange == PETSC_JAGGED_EXCHANGE_MPI ? "MPI asked for" : "CUDA IPC carries the halo exchanges, not the sums";
+    else if (s->exchange == PETSC_JAGGED_EXCHANGE_MPI) d->why = "MPI asked for";
+    else { /* auto or ipc: through CUDA IPC where it can run (NCCL's communicator takes a fraction of a second to make, and the halos go through CUDA IPC) */
+      const char *why;
+
+      PetscCall(JaggedIPCSumCreate(PetscObjectComm((PetscObject)pc), &d->ipc, &why));
+      if (d->ipc) d->why = s->exchange == PETSC_JAGGED_EXCHANGE_AUTO ? "auto: the processes share a host, a GPU each" : NULL;
+      else {
+        PetscCall(PetscSNPrintf(d->whynot, sizeof(d->whynot), "%snot CUDA IPC: %s", s->exchange == PETSC_JAGGED_EXCHANGE_AUTO ? "auto: " : "", why));
+        d->why = d->whynot;
+      }
+    }
   }
-  d->sync = (d->size > 1 && !d->nccl) || s->other;
-  if (d->nccl) {
+  d->gpusums = d->nccl || d->ipc;
+  d->sync    = (d->size > 1 && !d->gpusums) || s->other;
+  if (d->gpusums) {
     PetscCallCUDA(cudaMallocHost((void **)&d->hstop, 2 * sizeof(int)));
     for (cudaEvent_t &e : d->polled) PetscCallCUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
@@ -664,13 +696,13 @@ PetscErrorCode PCSPCGDeviceApply(PC pc, Vec rv, PetscReal rnorm, PetscReal tol2,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* How the inner sums travel between processes: through NCCL, or through MPI and why (NULL on one process) */
+/* How the inner sums travel between processes: through NCCL, CUDA IPC or MPI, and why (NULL on one process) */
 PetscErrorCode PCSPCGDeviceGetExchange(PC pc, PetscJaggedExchange *exchange, const char **why)
 {
   PCSPCGDevice d = ((PC_SPCG *)pc->data)->dev;
 
   PetscFunctionBegin;
-  *exchange = d->nccl ? PETSC_JAGGED_EXCHANGE_NCCL : PETSC_JAGGED_EXCHANGE_MPI;
+  *exchange = d->nccl ? PETSC_JAGGED_EXCHANGE_NCCL : (d->ipc ? PETSC_JAGGED_EXCHANGE_IPC : PETSC_JAGGED_EXCHANGE_MPI);
   *why      = d->why;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
