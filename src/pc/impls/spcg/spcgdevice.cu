@@ -191,16 +191,20 @@ __global__ void UpdateKernel(int n, int k, S *x, S *r, S *z, const S *p, const S
   BlockSumTo(rr, &steps[k + 1].rr);
 }
 
-/* stops when r'r <= tol2 (tol2 > 0); otherwise beta = r'z (k + 1) / r'z (k), p = z + beta p */
-__global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *steps, Status *st)
+/*
+  stops when r'r <= tol2 (tol2 > 0); otherwise beta = r'z (k + 1) / r'z (k), p = z + beta p. hstop (pinned host memory, or
+  NULL): the stop flag as the iteration leaves it, for the host that polls it (PCSPCGDevicePoll())
+*/
+__global__ void DirectionKernel(int n, int k, const S *z, S *p, const Step *steps, Status *st, int *hstop)
 {
-  const double tol2 = st->tol2;
+  const double tol2    = st->tol2;
+  const int    stopped = st->stopped ? st->stopped : (tol2 > 0 && Re(steps[k + 1].rr) <= tol2);
 
-  if (st->stopped) return;
-  if (tol2 > 0 && Re(steps[k + 1].rr) <= tol2) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) st->stopped = 1;
-    return;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    if (hstop) *hstop = stopped;
+    if (stopped && !st->stopped) st->stopped = stopped;
   }
+  if (stopped) return;
   const S beta = ToSingle(steps[k + 1].rz / steps[k].rz);
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = z[i] + beta * p[i];
 }
@@ -250,7 +254,7 @@ struct _n_PCSPCGDevice {
   bool            gpusums; /* the sums go GPU to GPU (nccl or ipc) */
   const char     *why;   /* why they go the way they go */
   char            whynot[128]; /* why not through CUDA IPC */
-  int            *hstop;   /* sums on the GPU (no sync): pinned copies of the stop flag of the last two iterations ... */
+  int            *hstop;   /* sums on the GPU (no sync): the stop flag of the last two iterations, in pinned host memory the GPU writes ... */
   cudaEvent_t     polled[2]; /* ... and the events of their copies */
   bool            cont;  /* the captured graph continues the direction */
   double          tol2;  /* of the current application (the host's copy, for the loop it follows) */
@@ -326,13 +330,13 @@ static PetscErrorCode PCSPCGDeviceVCycle(PC pc, PetscInt k, cudaStream_t stream)
 
 /*
   Sums on the GPU (no sync): whether iteration k - 1 stopped, once the GPU has finished it (iteration k is
-  queued behind it, so the GPU does not wait for the host). All processes see the same flag, but for a sum
-  through CUDA IPC that waited in vain for another process's values (an error here, not a hang).
+  queued behind it, so the GPU does not wait for the host); DirectionKernel() wrote the flag into pinned host
+  memory (no copy: a copy cost the GPU about 8 us an iteration on two H200s). All processes see the same flag,
+  but for a sum through CUDA IPC that waited in vain for another process's values (an error here, not a hang).
 */
 static PetscErrorCode PCSPCGDevicePoll(PCSPCGDevice d, PetscInt k, cudaStream_t stream, bool *stop)
 {
   PetscFunctionBegin;
-  PetscCallCUDA(cudaMemcpyAsync(&d->hstop[k % 2], &d->status->stopped, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaEventRecord(d->polled[k % 2], stream));
   *stop = false;
   if (k > 0) {
@@ -388,7 +392,7 @@ static PetscErrorCode PCSPCGDeviceIteration(PC pc, PetscInt k, cudaStream_t stre
     if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 1, stream));
     if (s->mg->hstop && *s->mg->hstop) PetscFunctionReturn(PETSC_SUCCESS); /* its coarse solve crossed the host, which saw the loop stopped */
   } else if (reduce) PetscCall(PCSPCGDeviceAllreduce(pc, d, k + 1, sums, 2, stream)); /* r'r: the floor may stop the loop */
-  DirectionKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status);
+  DirectionKernel<<<JaggedBlocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(n, (int)k, d->z, d->p, d->steps, d->status, d->hstop ? d->hstop + k % 2 : nullptr);
   PetscCallCUDA(cudaGetLastError());
   if (sync && !other && tol2 > 0 && PetscRealPart(d->hstep->rr) <= tol2) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->hstop) {
