@@ -722,7 +722,7 @@ static PetscErrorCode PCDestroy_SPCG(PC pc)
 .  -pc_spcg_storage <auto,single,half>  - precision of the values of the pJDS copies (operator, V-cycle levels), see `PCSPCGSetStorage()`
 .  -pc_spcg_half_min_nonzeros <2000000> - auto storage: the fewest nonzeros of a copy it stores in half precision, see `PCSPCGSetHalfMinNonzeros()`
 .  -pc_spcg_cuda_graph <true>          - on one process, capture the GPU inner iterations once into a CUDA graph and replay it, see `PCSPCGSetUseCUDAGraph()`
-.  -pc_spcg_exchange <mpi,nccl>        - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
+.  -pc_spcg_exchange <auto,mpi,nccl,ipc> - on several processes on GPUs, the path of the inner halo exchanges and sums, see `PCSPCGSetExchange()`
 .  -pc_spcg_mg <true>                  - an inner `PCMG` (`PCGAMG`) runs as a V-cycle in single precision where supported, see `PCSPCGSetMG()`
 -  -pc_spcg_mg_dense_max <2000>        - the largest coarse problem of that V-cycle inverted densely, see `PCSPCGSetMGDenseMax()`
 
