@@ -31,8 +31,13 @@ the skip with --product), host CUDA API calls (of the thread that launched the p
 (--png, default DIR/timeline.png; matplotlib, left out without it) of that product, one panel a process,
 lanes compute stream, copy stream, host (CUDA API).
 
+Before the products, for every process, whatever it ran: the kernels of most GPU time, and where its compute stream
+(the one of most GPU records) waits: its idle gaps of at most --gap-max microseconds (longer ones are host phases:
+set-up, I/O) summed by the pair of operations around them (an MPCG inner iteration's gaps show there: waits for
+another GPU's push or sum, a copy's hand-over, a launch).
+
 --selftest writes synthetic traces with known numbers (an MPI rank, an NCCL rank, decoys) into a temporary
-directory, analyses them, and checks the medians.
+directory, analyses them, and checks the medians, the kernel table and the gap sums.
 """
 import argparse
 import bisect
@@ -226,7 +231,27 @@ def kernel_table(gpu, n=12):
     return sorted(((k, c, t) for k, (c, t) in agg.items()), key=lambda r: (-r[2], r[0]))[:n]
 
 
-def analyse(trace_dir, skip=5, kernel=None, group=None, product=None, png=None, out=sys.stdout):
+def idle_gaps(gpu, gap_max_ns, n=10):
+    """(stream, its records, busy ns, idle ns, rows): the idle gaps of the stream of most GPU records that last at most
+    gap_max_ns, summed by the pair of operations around them; rows (previous, next, count, total ns, median ns), most first"""
+    counts = {}
+    for o in gpu:
+        counts[o.stream] = counts.get(o.stream, 0) + 1
+    if not counts:
+        return None
+    stream = max(counts, key=lambda k: (counts[k], -k))
+    ops = sorted((o for o in gpu if o.stream == stream), key=lambda o: o.start)
+    busy = sum(o.end - o.start for o in ops)
+    pairs = {}
+    for a, b in zip(ops, ops[1:]):
+        g = b.start - a.end
+        if 0 < g <= gap_max_ns:
+            pairs.setdefault((base(a.name), base(b.name)), []).append(g)
+    rows = sorted(((a, b, len(g), sum(g), statistics.median(g)) for (a, b), g in pairs.items()), key=lambda r: (-r[3], r[0], r[1]))
+    return stream, len(ops), busy, sum(r[3] for r in rows), rows[:n]
+
+
+def analyse(trace_dir, skip=5, kernel=None, group=None, product=None, png=None, gap_max_us=1000, out=sys.stdout):
     files = sorted(glob.glob(os.path.join(trace_dir, "trace-*-*.csv")),
                    key=lambda f: tuple(int(x) if x.isdigit() else 0 for x in re.findall(r"trace-(\d+)-(\d+)", f)[0]) if re.search(r"trace-(\d+)-(\d+)", f) else (0, 0))
     if not files:
@@ -245,6 +270,12 @@ def analyse(trace_dir, skip=5, kernel=None, group=None, product=None, png=None, 
         print("   kernels by GPU time (all kernels: %.3f ms):" % (total / 1e6), file=out)
         for k, c, t in table:
             print("   %6d x %9.3f ms %9.1f us each %5.1f %%  %s" % (c, t / 1e6, t / 1e3 / c, 100.0 * t / max(total, 1), k[:110]), file=out)
+        gaps = idle_gaps(gpu, gap_max_us * 1000)
+        if gaps:
+            stream, nops, busy, idle, rows = gaps
+            print("   compute stream %d: %d records, busy %.3f ms, idle %.3f ms in gaps of at most %g us; the largest, by the operations around them:" % (stream, nops, busy / 1e6, idle / 1e6, gap_max_us), file=out)
+            for a, b, c, t, m in rows:
+                print("   %6d x %9.3f ms, median %7.1f us  %s -> %s" % (c, t / 1e6, m / 1e3, a[:50], b[:50]), file=out)
         for i, g in enumerate(order):
             print("   %s group %d: %4d x %-4s diagonal kernels %s, copy stream %d" % ("*" if g == pick else " ", i, len(groups[g]), g[2], g[0], g[1]), file=out)
         if pick is None:
@@ -404,6 +435,13 @@ def selftest(png):
     passed, failed = passed + ok, failed + (not ok)
     if not ok:
         print("selftest: kernel table: expected %s (L first), got %s" % (exp, got))
+    ops += [Op("kernel", "L(double)", 1000, 1010, 7, 0, 0, 10), Op("kernel", "Z", 0, 5000, 8, 0, 0, 11)]
+    exp = (7, 5, 882, 28, [("K", "L", 1, 10, 10), ("L", "K", 1, 10, 10), ("K", "HtoD", 1, 8, 8)])  # stream 7; HtoD -> L's 100 over the limit
+    got = idle_gaps(ops, 50)
+    ok = got == exp
+    passed, failed = passed + ok, failed + (not ok)
+    if not ok:
+        print("selftest: idle gaps: expected %s, got %s" % (exp, got))
     print("selftest: %d passed, %d failed" % (passed, failed))
     return failed == 0
 
@@ -417,6 +455,7 @@ def main():
     ap.add_argument("--group", type=int, help="report group I of the table instead")
     ap.add_argument("--product", type=int, help="show the K-th product after the skip instead of the median one")
     ap.add_argument("--png", help="the plot (default DIR/timeline.png; 'none': no plot)")
+    ap.add_argument("--gap-max", type=float, default=1000, help="the longest idle gap (us) counted in the compute stream's waits")
     ap.add_argument("--selftest", action="store_true", help="check the analysis on synthetic traces")
     a = ap.parse_args()
     if a.selftest:
@@ -424,8 +463,8 @@ def main():
     if not a.dir:
         ap.error("the trace directory is required")
     png = None if a.png == "none" else (a.png or os.path.join(a.dir, "timeline.png"))
-    res = analyse(a.dir, skip=a.skip, kernel=a.kernel, group=a.group, product=a.product, png=png)
-    sys.exit(0 if res else 1)
+    res = analyse(a.dir, skip=a.skip, kernel=a.kernel, group=a.group, product=a.product, png=png, gap_max_us=a.gap_max)
+    sys.exit(0 if res is not None else 1)
 
 
 if __name__ == "__main__":
