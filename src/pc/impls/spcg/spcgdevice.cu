@@ -498,12 +498,6 @@ static PetscErrorCode PCSPCGDeviceCapture(PC pc)
   if (d->seq) PetscCall(MatSeqJaggedSingleReady(d->seq, &generation));
   else generation = 0; /* the CSR copy lives as long as this device loop */
   if (d->exec && generation == d->generation && d->cont == (bool)((PC_SPCG *)pc->data)->cont) PetscFunctionReturn(PETSC_SUCCESS);
-  if (d->ipc) {
-    cudaStream_t stream;
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(JaggedIPCSumDestroy(&d->ipc, stream));
-  }
   if (d->exec) PetscCallCUDA(cudaGraphExecDestroy(d->exec));
   d->exec = nullptr;
   if (!d->capture) PetscCallCUDA(cudaStreamCreateWithFlags(&d->capture, cudaStreamNonBlocking));
