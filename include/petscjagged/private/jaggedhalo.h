@@ -29,6 +29,8 @@ PETSC_INTERN PetscErrorCode JaggedHaloDirect(MPI_Comm, PetscJaggedExchange, Pets
 PETSC_INTERN PetscErrorCode JaggedHaloGetExchange(JaggedHalo, const char **, const char **);
 PETSC_INTERN PetscErrorCode JaggedHaloBegin(JaggedHalo, const void *, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloEnd(JaggedHalo, void *, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloEndInPlace(JaggedHalo, void *, const void **, cudaStream_t);
+PETSC_INTERN PetscErrorCode JaggedHaloRelease(JaggedHalo, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloReverseBegin(JaggedHalo, const void *, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloReverseEnd(JaggedHalo, void *, cudaStream_t);
 PETSC_INTERN PetscErrorCode JaggedHaloDestroy(JaggedHalo *);

@@ -26,6 +26,7 @@ struct _n_JaggedHalo {
   int         *dsendidx, *drecvidx;
   PetscInt     leafbase;   /* the ghosts are leafbase, leafbase + 1, ... in message order: received in place */
   PetscBool    leafcontig;
+  PetscBool    inplace; /* JaggedHaloEndInPlace() left the ghosts in the CUDA IPC receive buffer: JaggedHaloRelease() frees it */
   char        *hsend, *hrecv; /* pinned (device) or plain host buffers */
   char        *dsend, *drecv;
   MPI_Request *req;
@@ -341,6 +342,38 @@ static PetscErrorCode JaggedHaloNCCL(JaggedHalo h, PetscMPIInt nsend, const Pets
   PetscCall(JaggedNCCLGroupEnd());
   PetscCallCUDA(cudaEventRecord(h->arrived, h->copy));
   PetscCallCUDA(cudaStreamWaitEvent(stream, h->arrived, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  JaggedHaloEndInPlace - as JaggedHaloEnd(), but where the ghosts arrive contiguous in the CUDA IPC receive buffer they stay
+  there, not copied into leaves: *ghosts is where leaves would hold them (entries leafbase, leafbase + 1, ...), read on stream
+  until JaggedHaloRelease() (the others push into the buffer again only after it); elsewhere *ghosts is leaves
+*/
+PetscErrorCode JaggedHaloEndInPlace(JaggedHalo h, void *leaves, const void **ghosts, cudaStream_t stream)
+{
+  char *buf;
+
+  PetscFunctionBegin;
+  if (!(h->ipc[0] && h->leafcontig)) {
+    PetscCall(JaggedHaloEnd(h, leaves, stream));
+    *ghosts = leaves;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(JaggedHaloIPCGetBuffer(h->ipc[0], &buf));
+  PetscCall(JaggedHaloSelf(h, PETSC_TRUE, h->dsend, buf, stream));
+  PetscCall(JaggedHaloIPCPush(h->ipc[0], h->dsend, h->packed, h->copy, stream));
+  *ghosts    = buf - h->unit * h->leafbase;
+  h->inplace = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JaggedHaloRelease - after JaggedHaloEndInPlace(): what stream has queued so far read the ghosts for the last time */
+PetscErrorCode JaggedHaloRelease(JaggedHalo h, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (h->inplace) PetscCall(JaggedHaloIPCDrained(h->ipc[0], stream));
+  h->inplace = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -205,9 +205,12 @@ PetscErrorCode MatSingleMultDevice(const MatSingle *dm, const PetscJaggedScalarS
   if (dm->halo) PetscCall(JaggedHaloBegin(dm->halo, x, stream));
   if (d->rows && !add) PetscCallCUDA(cudaMemsetAsync(y, 0, sizeof(PetscJaggedScalarSingle) * dm->m, stream)); /* 0 is all bits zero */
   if (d->nrows) PetscCall((*d->ops->multdevice)(d, x, (PetscBool)(add || d->rows), y, stopped, x, dot, stream));
-  if (dm->halo) {
-    PetscCall(JaggedHaloEnd(dm->halo, dm->ghosts, stream));
-    if (o->nrows) PetscCall((*o->ops->multdevice)(o, dm->ghosts, PETSC_TRUE, y, stopped, x, dot, stream));
+  if (dm->halo) { /* the ghosts read where they arrived (CUDA IPC) */
+    const void *ghosts;
+
+    PetscCall(JaggedHaloEndInPlace(dm->halo, dm->ghosts, &ghosts, stream));
+    if (o->nrows) PetscCall((*o->ops->multdevice)(o, (const PetscJaggedScalarSingle *)ghosts, PETSC_TRUE, y, stopped, x, dot, stream));
+    PetscCall(JaggedHaloRelease(dm->halo, stream));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
