@@ -7,6 +7,7 @@
    that the making runs while the program goes on.
 */
 #include <petscjagged/private/jaggednccl.h>
+#include <petscjagged/private/jaggedgpus.h>
 #include <petsc/private/petscimpl.h>
 #include <petscdevice.h>
 #include <nccl.h>
@@ -125,10 +126,8 @@ PetscMPIInt MPIAPI JaggedNCCLDelete(MPI_Comm, PetscMPIInt, void *value, void *)
 /* Whether every process has a GPU of its own (told apart by their UUIDs), and NCCL: else why not (the same answer on every process) */
 PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
 {
-  PetscMPIInt    size, ok, allok;
-  int            dev;
-  cudaDeviceProp prop;
-  cudaUUID_t    *all;
+  PetscMPIInt ok, allok;
+  PetscBool   shared;
 
   PetscFunctionBegin;
   *why = nullptr;
@@ -139,15 +138,8 @@ PetscErrorCode JaggedNCCLUsable(MPI_Comm comm, const char **why)
     *why = nccl.loaded ? "NCCL is missing on another process" : nccl.why;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
-  PetscCall(PetscMalloc1(size, &all));
-  PetscCallMPI(MPI_Allgather(&prop.uuid, (PetscMPIInt)sizeof(cudaUUID_t), MPI_BYTE, all, (PetscMPIInt)sizeof(cudaUUID_t), MPI_BYTE, comm));
-  for (PetscMPIInt i = 0; i < size && !*why; i++)
-    for (PetscMPIInt j = 0; j < i && !*why; j++)
-      if (!memcmp(&all[i], &all[j], sizeof(cudaUUID_t))) *why = "two processes share a GPU";
-  PetscCall(PetscFree(all));
+  PetscCall(JaggedGPUsShared(comm, &shared));
+  if (shared) *why = "two processes share a GPU";
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,8 +5,8 @@
 */
 #include <petscjagged/private/jaggedipcsum.h>
 #include <petscjagged/private/jaggedhaloipc.h>
+#include <petscjagged/private/jaggedgpus.h>
 #include <cuda/atomic>
-#include <cstring>
 
 /* Seconds a sum waits for the other processes' values before it gives up (a process that stopped: an error, not a hang) */
 #define JAGGED_IPC_SUM_WAIT 60
@@ -81,12 +81,10 @@ struct _n_JaggedIPCSum {
 PetscErrorCode JaggedIPCSumCreate(MPI_Comm comm, JaggedIPCSum *sum, const char **why)
 {
   PetscMPIInt   size, rank, ok = 1, allok;
-  PetscBool     onehost;
+  PetscBool     onehost, shared;
   int           dev;
   char          bus[32];
   char         *buses;
-  cudaDeviceProp prop;
-  cudaUUID_t   *uuids;
   PetscMPIInt  *ranks;
   PetscInt     *off;
   JaggedHaloIPC x;
@@ -105,24 +103,23 @@ PetscErrorCode JaggedIPCSumCreate(MPI_Comm comm, JaggedIPCSum *sum, const char *
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* a GPU each (a sum spins on its GPU until the others' values arrive), each able to store into the others' memory */
+  PetscCall(JaggedGPUsShared(comm, &shared));
+  if (shared) {
+    *why = "two processes share a GPU";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCallCUDA(cudaGetDevice(&dev));
-  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
   PetscCallCUDA(cudaDeviceGetPCIBusId(bus, sizeof(bus), dev));
-  PetscCall(PetscMalloc2(size, &uuids, size * sizeof(bus), &buses));
-  PetscCallMPI(MPI_Allgather(&prop.uuid, (PetscMPIInt)sizeof(cudaUUID_t), MPI_BYTE, uuids, (PetscMPIInt)sizeof(cudaUUID_t), MPI_BYTE, comm));
+  PetscCall(PetscMalloc1(size * sizeof(bus), &buses));
   PetscCallMPI(MPI_Allgather(bus, (PetscMPIInt)sizeof(bus), MPI_CHAR, buses, (PetscMPIInt)sizeof(bus), MPI_CHAR, comm));
-  for (PetscMPIInt i = 0; i < size && !*why; i++)
-    for (PetscMPIInt j = 0; j < i && !*why; j++)
-      if (!memcmp(&uuids[i], &uuids[j], sizeof(cudaUUID_t))) *why = "two processes share a GPU";
-  for (PetscMPIInt r = 0; r < size && !*why && ok; r++) {
+  for (PetscMPIInt r = 0; r < size && ok; r++) {
     int peer, can = 0;
 
     if (r == rank) continue;
     if (cudaDeviceGetByPCIBusId(&peer, buses + r * sizeof(bus)) != cudaSuccess || cudaDeviceCanAccessPeer(&can, dev, peer) != cudaSuccess) (void)cudaGetLastError(); /* not visible here: not sticky */
     ok = can;
   }
-  PetscCall(PetscFree2(uuids, buses));
-  if (*why) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(buses));
   PetscCallMPI(MPIU_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
   if (!allok) {
     *why = "a GPU cannot store into another's memory (no peer access)";
