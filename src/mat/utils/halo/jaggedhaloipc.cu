@@ -19,6 +19,10 @@ struct _n_JaggedHaloIPC {
   cudaEvent_t *pushed;              /* each in-process's: its pushes into this process's buffer are done */
   char        *recv;                /* this process's receive buffer (every in-process's part and its own) */
   cudaEvent_t  mypushed, mydrained; /* this process's, opened by the others */
+  cudaEvent_t  arrived, read;       /* the caller's stream waits on, and records, these local events only: the interprocess
+                                       ones are waited on and recorded on the copy stream (each costs its stream about 4 us
+                                       on an H200, CUPTI, bench/RESULTS.md "Session 45") */
+  cudaStream_t copy;                /* the stream of the last JaggedHaloIPCPush() */
   MPI_Request *tokens;              /* those sent at the last exchange: pushed to each out-process, drained to each in-process */
   PetscBool    started;             /* an exchange ran: the out-processes' drained tokens are due before the next pushes */
 };
@@ -209,6 +213,7 @@ PetscErrorCode JaggedHaloIPCCreate(MPI_Comm comm, size_t unit, PetscMPIInt nout,
   for (PetscMPIInt i = 0; i < x->nout + x->nin; i++) x->tokens[i] = MPI_REQUEST_NULL;
   PetscCallCUDA(cudaMalloc((void **)&x->recv, unit * PetscMax(inoff[nin], 1)));
   for (cudaEvent_t *e : {&x->mypushed, &x->mydrained}) PetscCallCUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming | cudaEventInterprocess));
+  for (cudaEvent_t *e : {&x->arrived, &x->read}) PetscCallCUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
 
   /* offers: to each in-process the receive buffer, its part and the drained event; to each out-process the pushed event */
   PetscCall(PetscCalloc3(x->nin + x->nout, &mine, x->nin + x->nout, &theirs, 2 * (x->nin + x->nout), &req));
@@ -280,8 +285,9 @@ PetscErrorCode JaggedHaloIPCGetDestination(JaggedHaloIPC x, PetscMPIInt rank, ch
 /*
   JaggedHaloIPCPush - the messages of src (device) pushed into the other processes' buffers on the stream copy, after
   the event ready (the packing), each once its receiver has read its last ones; then stream waits for these pushes (src
-  may be written again after them) and for the others' pushes into this process's buffer. The caller reads the buffer
-  on stream, then calls JaggedHaloIPCDrained().
+  may be written again after them) and for the others' pushes into this process's buffer, through a local event that
+  copy records once it has waited for the others' interprocess events. The caller reads the buffer on stream, then
+  calls JaggedHaloIPCDrained().
 */
 PetscErrorCode JaggedHaloIPCPush(JaggedHaloIPC x, const char *src, cudaEvent_t ready, cudaStream_t copy, cudaStream_t stream)
 {
@@ -296,21 +302,28 @@ PetscErrorCode JaggedHaloIPCPush(JaggedHaloIPC x, const char *src, cudaEvent_t r
     if (x->outbytes[j]) PetscCallCUDA(cudaMemcpyAsync(x->outdst[j], src + x->outsrc[j], x->outbytes[j], cudaMemcpyDeviceToDevice, copy));
   }
   PetscCallCUDA(cudaEventRecord(x->mypushed, copy));
-  PetscCallCUDA(cudaStreamWaitEvent(stream, x->mypushed, 0)); /* what stream does next may overwrite src (the next packing) */
   for (PetscMPIInt j = 0; j < x->nout; j++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->outrank[j], x->tagpushed, x->comm, &x->tokens[j]));
   for (PetscMPIInt i = 0; i < x->nin; i++) {
     PetscCallMPI(MPI_Recv(NULL, 0, MPI_BYTE, x->inrank[i], x->tagpushed, x->comm, MPI_STATUS_IGNORE));
-    PetscCallCUDA(cudaStreamWaitEvent(stream, x->pushed[i], 0));
+    PetscCallCUDA(cudaStreamWaitEvent(copy, x->pushed[i], 0));
   }
+  PetscCallCUDA(cudaEventRecord(x->arrived, copy));
+  PetscCallCUDA(cudaStreamWaitEvent(stream, x->arrived, 0)); /* the others' pushes have arrived, and what stream does next may overwrite src (the next packing) */
+  x->copy    = copy;
   x->started = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* JaggedHaloIPCDrained - what stream has queued so far reads the receive buffer for the last time: the others may push again after it */
+/*
+  JaggedHaloIPCDrained - what stream has queued so far reads the receive buffer for the last time: the others may push
+  again after it (the interprocess event recorded on the copy stream, after a local one of stream)
+*/
 PetscErrorCode JaggedHaloIPCDrained(JaggedHaloIPC x, cudaStream_t stream)
 {
   PetscFunctionBegin;
-  PetscCallCUDA(cudaEventRecord(x->mydrained, stream));
+  PetscCallCUDA(cudaEventRecord(x->read, stream));
+  PetscCallCUDA(cudaStreamWaitEvent(x->copy, x->read, 0));
+  PetscCallCUDA(cudaEventRecord(x->mydrained, x->copy));
   for (PetscMPIInt i = 0; i < x->nin; i++) PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, x->inrank[i], x->tagdrained, x->comm, &x->tokens[x->nout + i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -337,6 +350,7 @@ PetscErrorCode JaggedHaloIPCDestroy(JaggedHaloIPC *ipc, cudaStream_t copy)
   }
   for (PetscMPIInt i = 0; i < x->nin; i++)
     if (x->pushed[i]) PetscCallCUDA(cudaEventDestroy(x->pushed[i]));
+  for (cudaEvent_t e : {x->arrived, x->read}) PetscCallCUDA(cudaEventDestroy(e));
   PetscCall(Retire(x));
   PetscCall(PetscFree(x->outrank));
   PetscCall(PetscFree(x->outsrc));
