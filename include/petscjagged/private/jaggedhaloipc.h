@@ -2,10 +2,11 @@
    JaggedHaloIPC: one direction of a JaggedHalo's exchange between the processes of one host, through CUDA IPC.
    Each process maps, once, the device receive buffers of the processes it sends to (cudaIpcOpenMemHandle(), the
    handles exchanged through MPI at creation) and pushes its messages into them with peer copies on the copy engine,
-   on the halo's stream after the packing. Interprocess events order the GPUs: the receiver's stream waits for the
-   sender's pushes, the sender's next pushes wait until the receiver has read its buffer. A zero-byte MPI message (a
-   token) tells the other process that the event it is to wait on has been recorded, so the host never waits for a
-   GPU, only for the other process to have enqueued its part.
+   on the halo's stream after the packing. Interprocess events order the GPUs: the receiver waits for the sender's
+   pushes, the sender's next pushes wait until the receiver has read its buffer; both are waited on and recorded on the
+   copy stream, the compute stream only waiting on and recording local events (each interprocess one idles its stream
+   a few microseconds). A zero-byte MPI message (a token) tells the other process that the event it is to wait on has
+   been recorded, so the host never waits for a GPU, only for the other process to have enqueued its part.
 */
 #pragma once
 
